@@ -1,0 +1,9 @@
+#!/bin/sh
+# Installs what building and testing romio-xt needs on a fresh Debian 12 (run as root).
+set -e
+export DEBIAN_FRONTEND=noninteractive
+apt-get update -q
+apt-get install -y -q --no-install-recommends \
+    build-essential autoconf automake libtool pkg-config make patch xz-utils \
+    dpkg-dev ca-certificates check python3 python3-matplotlib \
+    libhdf5-mpich-dev mpich valgrind

@@ -1,0 +1,196 @@
+/* romio-xt: the hooks ROMIO calls (see adio/*.patch) and the layer stack. */
+#include "xt_layer.h"
+#include "xt_fns.h"
+
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#define XT_COUNT_MEMBER(m) + 1
+_Static_assert(0 XT_FNS_MEMBERS(XT_COUNT_MEMBER) + 1 == XT_FNS_COUNT,
+               "xt_fns.h lists every ADIOI_Fns member");
+_Static_assert(sizeof(ADIOI_Fns) == XT_FNS_COUNT * sizeof(void *),
+               "ADIOI_Fns changed upstream: update xt_fns.h");
+#undef XT_COUNT_MEMBER
+
+/* set while ROMIO opens a file's shared-file-pointer helper file */
+static int xt_opening_internal;
+
+double xt_now(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return ts.tv_sec + ts.tv_nsec * 1e-9;
+}
+
+struct xt_slot *xt_slot_of(ADIO_File fd, const struct xt_layer *l)
+{
+    struct xt_file *xf = xt_file(fd);
+    for (int s = 0; xf && s < xf->nslots; s++)
+        if (xf->slots[s].layer == l)
+            return &xf->slots[s];
+    return NULL;
+}
+
+const ADIOI_Fns *xt_lower(ADIO_File fd, const struct xt_layer *l)
+{
+    return xt_slot_of(fd, l)->lower;
+}
+
+void xt_count(ADIO_File fd, const struct xt_layer *l, int k, int64_t n)
+{
+    struct xt_slot *slot = xt_slot_of(fd, l);
+    if (slot && k >= 0 && k < l->ncounters)
+        __atomic_fetch_add(&slot->counters[k], n, __ATOMIC_RELAXED);
+}
+
+void xt_note_request(ADIO_File fd, int is_write, int64_t bytes)
+{
+    struct xt_file *xf = xt_file(fd);
+    if (!xf)
+        return;
+    __atomic_fetch_add(&xf->req_count[!!is_write], 1, __ATOMIC_RELAXED);
+    __atomic_fetch_add(&xf->req_bytes[!!is_write], bytes, __ATOMIC_RELAXED);
+}
+
+const struct xt_hint_value *xt_hint(ADIO_File fd, enum xt_hint_id h)
+{
+    static struct xt_hint_value defaults[XT_NHINTS];
+    static int init;
+    struct xt_file *xf = xt_file(fd);
+    if (xf)
+        return &xf->hints[h];
+    if (!init) {
+        for (int k = 0; k < XT_NHINTS; k++)
+            xt_hint_default(&xt_hint_defs[k], &defaults[k]);
+        init = 1;
+    }
+    return &defaults[h];
+}
+
+/* ROMIO: after every ADIO_SetInfo (open, MPI_File_set_info, set_view) */
+void ADIOI_Xt_set_info(ADIO_File fd, MPI_Info users_info)
+{
+    int at_open = 0;
+    if (!fd->xt) {
+        if (xt_opening_internal)
+            return;
+        struct xt_file *xf = calloc(1, sizeof(*xf));
+        if (!xf)
+            return;
+        MPI_Comm_rank(fd->comm, &xf->rank);
+        MPI_Comm_size(fd->comm, &xf->nprocs);
+        xf->open_time = xt_now();
+        fd->xt = xf;
+        at_open = 1;
+    }
+    xt_info_apply(fd, xt_file(fd), users_info, at_open);
+    xt_info_publish(fd, xt_file(fd));
+}
+
+/* one layer's table: its own ops over the table below */
+static void stack_table(struct xt_slot *slot, const ADIOI_Fns *lower)
+{
+    const ADIOI_Fns *ops = slot->layer->ops;
+    slot->lower = lower;
+    slot->fns = *lower;
+#define XT_OVERRIDE(m) if (ops && ops->m) slot->fns.m = ops->m;
+    XT_FNS_MEMBERS(XT_OVERRIDE)
+#undef XT_OVERRIDE
+}
+
+static void free_slots(struct xt_file *xf)
+{
+    for (int s = 0; s < xf->nslots; s++) {
+        free(xf->slots[s].state);
+        free(xf->slots[s].counters);
+    }
+    xf->nslots = 0;
+}
+
+/* ROMIO: after a successful open, on every rank */
+void ADIOI_Xt_open(ADIO_File fd)
+{
+    struct xt_file *xf = xt_file(fd);
+    xt_opening_internal = 0;
+    if (!xf)
+        return;
+    const ADIOI_Fns *below = fd->fns;
+    for (int k = 0; k < xt_nlayers && xf->nslots < XT_MAX_LAYERS; k++) {
+        const struct xt_layer *l = xt_layers[k];
+        if (!l->wanted(xf))
+            continue;
+        struct xt_slot *slot = &xf->slots[xf->nslots];
+        slot->layer = l;
+        slot->state = calloc(1, l->state_size ? l->state_size : 1);
+        slot->counters = calloc(l->ncounters + 1, sizeof(int64_t));
+        stack_table(slot, below);
+        xf->nslots++;
+        if (l->open && l->open(fd, slot->state) != 0) {
+            xf->nslots--;
+            free(slot->state);
+            free(slot->counters);
+            continue;
+        }
+        below = &slot->fns;
+    }
+    if (xf->nslots > 0) {
+        xf->stock = fd->fns;
+        fd->fns = &xf->slots[xf->nslots - 1].fns;
+    }
+    xt_info_publish(fd, xf);
+}
+
+/* ROMIO: first thing in ADIO_Close (and when an open fails), on every rank */
+void ADIOI_Xt_close(ADIO_File fd, int *error_code)
+{
+    struct xt_file *xf = xt_file(fd);
+    *error_code = MPI_SUCCESS;
+    xt_opening_internal = 0;
+    if (!xf)
+        return;
+    for (int s = xf->nslots - 1; s >= 0; s--) {
+        int err = MPI_SUCCESS;
+        if (xf->slots[s].layer->close)
+            xf->slots[s].layer->close(fd, xf->slots[s].state, &err);
+        if (*error_code == MPI_SUCCESS)
+            *error_code = err;
+    }
+    if (xf->stock && xf->hints[XT_H_STATS].i)
+        xts_report(fd, xf);
+    if (xf->stock)
+        fd->fns = xf->stock;
+    free_slots(xf);
+    free(xf);
+    fd->xt = NULL;
+}
+
+/* ROMIO: the table to open fd's shared-file-pointer file with.  That file
+ * is ROMIO's own: it gets the stock table and no romio-xt layers. */
+ADIOI_Fns *ADIOI_Xt_stock(ADIO_File fd)
+{
+    struct xt_file *xf = xt_file(fd);
+    xt_opening_internal = 1;
+    return (xf && xf->stock) ? xf->stock : fd->fns;
+}
+
+/* For tests and tools: describes fh's table stack, top first, e.g.
+ * "stats>ufs", or "ufs" when fd->fns is the stock UFS table itself.  The
+ * bottom is named "ufs" only when it is exactly &ADIO_UFS_operations. */
+__attribute__((visibility("default")))
+int romioxt_describe_stack(MPI_File fh, char *buf, int len)
+{
+    ADIO_File fd = MPIO_File_resolve(fh);
+    struct xt_file *xf = fd ? xt_file(fd) : NULL;
+    const ADIOI_Fns *bottom = (xf && xf->stock) ? xf->stock : (fd ? fd->fns : NULL);
+    if (!fd || len <= 0)
+        return -1;
+    buf[0] = '\0';
+    for (int s = xf ? xf->nslots - 1 : -1; s >= 0; s--)
+        snprintf(buf + strlen(buf), len - strlen(buf), "%s>", xf->slots[s].layer->name);
+    if (xf && xf->nslots && fd->fns != &xf->slots[xf->nslots - 1].fns)
+        snprintf(buf + strlen(buf), len - strlen(buf), "?>");
+    snprintf(buf + strlen(buf), len - strlen(buf), "%s",
+             bottom == &ADIO_UFS_operations ? "ufs" : bottom ? bottom->fsname : "none");
+    return 0;
+}

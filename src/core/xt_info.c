@@ -1,0 +1,179 @@
+/* romio-xt: collective hint processing.
+ *
+ * Every rank reads its hints from the info object (at open also from the
+ * environment).  Hints flagged XT_AGREE take rank 0's text on every rank.
+ * Each problem is warned about once, by rank 0: the lowest rank that saw it
+ * sends its text there.  Costs one bcast pair and one allreduce per call. */
+#include "xt_layer.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define XT_WARN_TAG 0x7874
+#define XT_WARN_LEN 640
+#define XT_RAW_LEN 1024
+
+struct xt_raw {
+    int given;
+    char text[XT_RAW_LEN];
+};
+
+/* key prefixes that belong to romio-xt: an unknown key with one is a typo */
+static const char *const xt_prefixes[] = { "romio_xt_" };
+
+static void read_raw(MPI_Info info, const struct xt_hint_def *def, int at_open, struct xt_raw *r)
+{
+    int flag = 0;
+    r->given = 0;
+    r->text[0] = '\0';
+    if (info != MPI_INFO_NULL)
+        ADIOI_Info_get(info, def->name, XT_RAW_LEN - 1, r->text, &flag);
+    if (flag) {
+        r->given = 1;
+        return;
+    }
+    const char *env = (at_open && def->env) ? getenv(def->env) : NULL;
+    if (env && *env) {
+        snprintf(r->text, XT_RAW_LEN, "%s", env);
+        r->given = 1;
+    }
+}
+
+/* rank 0's raw text of every XT_AGREE hint, on all ranks */
+static void bcast_agreed(MPI_Comm comm, int rank, const struct xt_raw *mine, struct xt_raw *r0)
+{
+    char *buf = malloc(XT_NHINTS * (XT_RAW_LEN + 1));
+    int len = 0;
+    if (rank == 0) {
+        for (int h = 0; h < XT_NHINTS; h++) {
+            if (!(xt_hint_defs[h].flags & XT_AGREE))
+                continue;
+            buf[len++] = mine[h].given ? '1' : '0';
+            len += sprintf(buf + len, "%s", mine[h].text) + 1;
+        }
+    }
+    MPI_Bcast(&len, 1, MPI_INT, 0, comm);
+    MPI_Bcast(buf, len, MPI_CHAR, 0, comm);
+    const char *p = buf;
+    for (int h = 0; h < XT_NHINTS; h++) {
+        if (!(xt_hint_defs[h].flags & XT_AGREE))
+            continue;
+        r0[h].given = *p++ == '1';
+        snprintf(r0[h].text, XT_RAW_LEN, "%s", p);
+        p += strlen(p) + 1;
+    }
+    free(buf);
+}
+
+/* one hint on this rank: the value to use, and the warnings this rank owns */
+static void settle(struct xt_file *xf, int h, const struct xt_raw *mine, const struct xt_raw *r0,
+                   int at_open, char *warn_bad, char *warn_agree)
+{
+    const struct xt_hint_def *def = &xt_hint_defs[h];
+    const int agree = def->flags & XT_AGREE;
+    const struct xt_raw *use = agree ? r0 : mine;
+    const int owner = !agree || xf->rank == 0;     /* who warns about the value */
+    struct xt_hint_value cur = xf->hints[h], cand;
+    char why[160];
+
+    if (!use->given) {
+        if (at_open)
+            xt_hint_default(def, &xf->hints[h]);
+        cand = xf->hints[h];
+    } else if (xt_hint_parse(def, use->text, &cand, why, sizeof(why)) != 0) {
+        if (at_open)
+            xt_hint_default(def, &cand);
+        else
+            cand = cur;
+        if (owner)
+            xt_hint_bad_warning(warn_bad, XT_WARN_LEN, def, use->text, why, cand.s);
+    }
+    if (use->given && !at_open && (def->flags & XT_OPEN_ONLY) && strcmp(cand.s, cur.s) != 0) {
+        if (owner)
+            snprintf(warn_agree, XT_WARN_LEN, "romio-xt: warning: hint %s: '%s' can only be "
+                     "set at open; keeping '%s'", def->name, use->text, cur.s);
+        cand = cur;
+    }
+    if (use->given) {
+        xf->hints[h] = cand;
+        xf->given[h] = 1;
+    }
+    if (agree && (mine->given != r0->given || strcmp(mine->text, r0->text) != 0))
+        snprintf(warn_agree, XT_WARN_LEN, "romio-xt: warning: hint %s: rank %d has '%s' but "
+                 "rank 0 has '%s'; all ranks use '%s'", def->name, xf->rank,
+                 mine->given ? mine->text : "(unset)", r0->given ? r0->text : "(unset)",
+                 xf->hints[h].s);
+}
+
+static void warn_unknown_keys(MPI_Info info, char *warn)
+{
+    int nkeys = 0;
+    char key[MPI_MAX_INFO_KEY + 1];
+    if (info == MPI_INFO_NULL)
+        return;
+    MPI_Info_get_nkeys(info, &nkeys);
+    for (int k = 0; k < nkeys && !warn[0]; k++) {
+        MPI_Info_get_nthkey(info, k, key);
+        for (size_t p = 0; p < sizeof(xt_prefixes) / sizeof(xt_prefixes[0]); p++)
+            if (strncmp(key, xt_prefixes[p], strlen(xt_prefixes[p])) == 0 && xt_hint_find(key) < 0)
+                snprintf(warn, XT_WARN_LEN, "romio-xt: warning: unknown hint %s ignored "
+                         "(see the hint reference in README)", key);
+    }
+}
+
+/* each warning once, printed by rank 0: the lowest rank holding it sends it */
+static void emit_warnings(MPI_Comm comm, int rank, int nprocs, char (*warn)[XT_WARN_LEN], int n)
+{
+    int *mine = malloc(2 * n * sizeof(int)), *who = mine + n;
+    for (int k = 0; k < n; k++)
+        mine[k] = warn[k][0] ? rank : nprocs;
+    MPI_Allreduce(mine, who, n, MPI_INT, MPI_MIN, comm);
+    for (int k = 0; k < n; k++) {
+        if (who[k] == nprocs)
+            continue;
+        if (rank == who[k] && rank != 0)
+            MPI_Send(warn[k], XT_WARN_LEN, MPI_CHAR, 0, XT_WARN_TAG, comm);
+        if (rank == 0) {
+            if (who[k] != 0)
+                MPI_Recv(warn[k], XT_WARN_LEN, MPI_CHAR, who[k], XT_WARN_TAG, comm,
+                         MPI_STATUS_IGNORE);
+            fprintf(stderr, "%s\n", warn[k]);
+        }
+    }
+    if (rank == 0)
+        fflush(stderr);
+    free(mine);
+}
+
+void xt_info_apply(ADIO_File fd, struct xt_file *xf, MPI_Info users_info, int at_open)
+{
+    const int nwarn = 2 * XT_NHINTS + 1;
+    struct xt_raw *mine = calloc(2 * XT_NHINTS, sizeof(*mine)), *r0 = mine + XT_NHINTS;
+    char (*warn)[XT_WARN_LEN] = calloc(nwarn, XT_WARN_LEN);
+
+    for (int h = 0; h < XT_NHINTS; h++)
+        read_raw(users_info, &xt_hint_defs[h], at_open, &mine[h]);
+    bcast_agreed(fd->comm, xf->rank, mine, r0);
+    for (int h = 0; h < XT_NHINTS; h++)
+        settle(xf, h, &mine[h], &r0[h], at_open, warn[2 * h], warn[2 * h + 1]);
+    if (xf->rank == 0)
+        warn_unknown_keys(users_info, warn[nwarn - 1]);
+    emit_warnings(fd->comm, xf->rank, xf->nprocs, warn, nwarn);
+    free(warn);
+    free(mine);
+}
+
+void xt_info_publish(ADIO_File fd, const struct xt_file *xf)
+{
+    if (fd->info == MPI_INFO_NULL)
+        return;
+    for (int h = 0; h < XT_NHINTS; h++)
+        if (xf->hints[h].s[0])
+            ADIOI_Info_set(fd->info, xt_hint_defs[h].name, xf->hints[h].s);
+    char layers[256] = "";
+    for (int s = 0; s < xf->nslots; s++)
+        snprintf(layers + strlen(layers), sizeof(layers) - strlen(layers), "%s%s",
+                 s ? "," : "", xf->slots[s].layer->name);
+    ADIOI_Info_set(fd->info, "romio_xt_layers", layers[0] ? layers : "none");
+}

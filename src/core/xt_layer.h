@@ -1,0 +1,92 @@
+/* romio-xt: the layer stack.
+ *
+ * A feature is one const struct xt_layer, registered in xt_layers[] (xt_hooks.c).
+ * At open, every layer whose hints enable it gets a slot; its ops override the
+ * operations it needs and every other operation delegates to the layer below
+ * (ultimately the file system's own ADIOI_Fns).  No layer enabled: fd->fns is
+ * the stock table, untouched.
+ */
+#ifndef XT_LAYER_H
+#define XT_LAYER_H
+
+#include "adio.h"
+#include "xt_hints.h"
+#include "xt_json.h"
+
+#define XT_MAX_LAYERS 8
+
+struct xt_file;
+
+struct xt_layer {
+    const char *name;
+    /* does this file want the layer?  Must give the same answer on all ranks. */
+    int (*wanted)(const struct xt_file *xf);
+    /* operations overridden (designated initializers; NULL = delegate) */
+    const ADIOI_Fns *ops;
+    size_t state_size;          /* per-file state, zeroed, freed at close */
+    /* collective, after the file is open; nonzero: do not install (must agree
+     * across ranks) */
+    int (*open)(ADIO_File fd, void *state);
+    /* collective, at close, top layer first; set *error_code on failure */
+    void (*close)(ADIO_File fd, void *state, int *error_code);
+    /* counters summed over ranks into the stats record's section */
+    const char *const *counters;
+    int ncounters;
+    /* rank 0, at close when stats are on: extra members of the section */
+    void (*report)(ADIO_File fd, void *state, struct xt_json *j);
+};
+
+struct xt_slot {
+    const struct xt_layer *layer;
+    ADIOI_Fns fns;              /* this layer's view: its ops over the lower ones */
+    const ADIOI_Fns *lower;     /* the table below */
+    void *state;
+    int64_t *counters;
+};
+
+struct xt_file {
+    struct xt_hint_value hints[XT_NHINTS];
+    int given[XT_NHINTS];       /* hint set explicitly (info, ROMIO_HINTS, env) */
+    int rank, nprocs;
+    ADIOI_Fns *stock;           /* the file system's table, NULL until stacked */
+    int64_t req_count[2], req_bytes[2];   /* file-system requests: [0] read, [1] write */
+    int nslots;
+    struct xt_slot slots[XT_MAX_LAYERS];
+    double open_time;
+};
+
+/* per-file state; NULL for ROMIO's internal files */
+static inline struct xt_file *xt_file(ADIO_File fd)
+{
+    return (struct xt_file *) fd->xt;
+}
+
+/* the table below layer l on fd (l must be installed on fd) */
+const ADIOI_Fns *xt_lower(ADIO_File fd, const struct xt_layer *l);
+/* layer l's slot on fd, or NULL when not installed */
+struct xt_slot *xt_slot_of(ADIO_File fd, const struct xt_layer *l);
+/* add to counter k of layer l (no-op when not installed) */
+void xt_count(ADIO_File fd, const struct xt_layer *l, int k, int64_t n);
+/* a request a layer issued to the file system itself, bypassing fd->fns;
+ * thread-safe (background threads may call it) */
+void xt_note_request(ADIO_File fd, int is_write, int64_t bytes);
+
+/* seconds, monotonic */
+double xt_now(void);
+
+/* hint h's parsed value on fd (the default for ROMIO's internal files) */
+const struct xt_hint_value *xt_hint(ADIO_File fd, enum xt_hint_id h);
+
+/* collective hint processing (xt_info.c): parse users_info (and, at open, the
+ * environment), agree across ranks, warn once, publish into fd->info */
+void xt_info_apply(ADIO_File fd, struct xt_file *xf, MPI_Info users_info, int at_open);
+void xt_info_publish(ADIO_File fd, const struct xt_file *xf);
+
+/* stats module: the collective report at close */
+void xts_report(ADIO_File fd, struct xt_file *xf);
+
+/* the registered layers, bottom first */
+extern const struct xt_layer *const xt_layers[];
+extern const int xt_nlayers;
+
+#endif

@@ -1,0 +1,11 @@
+/* romio-xt: the registered layers, bottom first.  The stats layer is on top
+ * so it sees the application's calls; each feature layer sits below it. */
+#include "xt_layer.h"
+
+extern const struct xt_layer xts_layer;
+
+const struct xt_layer *const xt_layers[] = {
+    &xts_layer,
+};
+
+const int xt_nlayers = sizeof(xt_layers) / sizeof(xt_layers[0]);

@@ -1,0 +1,173 @@
+/* Hint table, parsing and validation. */
+#include <string.h>
+#include "unit.h"
+#include "xt_hints.h"
+
+static const struct xt_hint_def enum_def = {
+    .name = "t_enum", .type = XT_ENUM, .defval = "disable", .choices = "disable|enable|automatic"
+};
+static const struct xt_hint_def size_def = {
+    .name = "t_size", .type = XT_SIZE, .defval = "4m", .min = 1, .max = 1LL << 40
+};
+static const struct xt_hint_def int_def = {
+    .name = "t_int", .type = XT_INT, .defval = "3", .min = 1, .max = 100
+};
+static const struct xt_hint_def dbl_def = {
+    .name = "t_dbl", .type = XT_DOUBLE, .defval = "0.15", .min = 0, .max = 1
+};
+static const struct xt_hint_def str_def = {
+    .name = "t_str", .type = XT_STRING, .defval = ""
+};
+
+static int parse(const struct xt_hint_def *d, const char *raw, struct xt_hint_value *v)
+{
+    char why[160];
+    return xt_hint_parse(d, raw, v, why, sizeof(why));
+}
+
+START_TEST(enum_keywords)
+{
+    struct xt_hint_value v;
+    ck_assert_int_eq(parse(&enum_def, "enable", &v), 0);
+    ck_assert_int_eq(v.i, 1);
+    ck_assert_str_eq(v.s, "enable");
+    ck_assert_int_eq(parse(&enum_def, " AUTOMATIC ", &v), 0);
+    ck_assert_int_eq(v.i, 2);
+    ck_assert_str_eq(v.s, "automatic");
+    ck_assert_int_eq(parse(&enum_def, "maybe", &v), -1);
+    ck_assert_int_eq(parse(&enum_def, "", &v), -1);
+    ck_assert_int_eq(parse(&enum_def, "enabled", &v), -1);
+}
+END_TEST
+
+START_TEST(enum_boolean_aliases)
+{
+    struct xt_hint_value v;
+    ck_assert_int_eq(parse(&enum_def, "1", &v), 0);
+    ck_assert_str_eq(v.s, "enable");
+    ck_assert_int_eq(parse(&enum_def, "off", &v), 0);
+    ck_assert_str_eq(v.s, "disable");
+    ck_assert_int_eq(parse(&enum_def, "True", &v), 0);
+    ck_assert_str_eq(v.s, "enable");
+}
+END_TEST
+
+START_TEST(size_suffixes_and_range)
+{
+    struct xt_hint_value v;
+    ck_assert_int_eq(parse(&size_def, "4096", &v), 0);
+    ck_assert_int_eq(v.i, 4096);
+    ck_assert_int_eq(parse(&size_def, "4k", &v), 0);
+    ck_assert_int_eq(v.i, 4096);
+    ck_assert_int_eq(parse(&size_def, "2MiB", &v), 0);
+    ck_assert_int_eq(v.i, 2 << 20);
+    ck_assert_str_eq(v.s, "2097152");
+    ck_assert_int_eq(parse(&size_def, "1g", &v), 0);
+    ck_assert_int_eq(v.i, 1 << 30);
+    ck_assert_int_eq(parse(&size_def, "-5", &v), -1);
+    ck_assert_int_eq(parse(&size_def, "0", &v), -1);        /* below min */
+    ck_assert_int_eq(parse(&size_def, "12q", &v), -1);
+    ck_assert_int_eq(parse(&size_def, "lots", &v), -1);
+    ck_assert_int_eq(parse(&size_def, "99999999999999999999", &v), -1);
+    ck_assert_int_eq(parse(&size_def, "9000000000g", &v), -1); /* overflows */
+}
+END_TEST
+
+START_TEST(size_reasons)
+{
+    struct xt_hint_value v;
+    char why[160];
+    ck_assert_int_eq(xt_hint_parse(&size_def, "-1", &v, why, sizeof(why)), -1);
+    ck_assert_str_eq(why, "negative size");
+    ck_assert_int_eq(xt_hint_parse(&enum_def, "x", &v, why, sizeof(why)), -1);
+    ck_assert_str_eq(why, "expected one of disable|enable|automatic");
+}
+END_TEST
+
+START_TEST(int_and_double)
+{
+    struct xt_hint_value v;
+    ck_assert_int_eq(parse(&int_def, "7", &v), 0);
+    ck_assert_int_eq(v.i, 7);
+    ck_assert_int_eq(parse(&int_def, "7k", &v), -1);        /* no suffix on plain ints */
+    ck_assert_int_eq(parse(&int_def, "101", &v), -1);
+    ck_assert_int_eq(parse(&int_def, "3.5", &v), -1);
+    ck_assert_int_eq(parse(&dbl_def, "0.25", &v), 0);
+    ck_assert(v.d == 0.25);
+    ck_assert_str_eq(v.s, "0.25");
+    ck_assert_int_eq(parse(&dbl_def, "1.5", &v), -1);
+    ck_assert_int_eq(parse(&dbl_def, "nan", &v), -1);
+    ck_assert_int_eq(parse(&dbl_def, "0.1x", &v), -1);
+}
+END_TEST
+
+START_TEST(strings)
+{
+    struct xt_hint_value v;
+    ck_assert_int_eq(parse(&str_def, " /tmp/cache ", &v), 0);
+    ck_assert_str_eq(v.s, "/tmp/cache");
+    ck_assert_int_eq(parse(&str_def, "", &v), -1);
+    xt_hint_default(&str_def, &v);
+    ck_assert_str_eq(v.s, "");
+}
+END_TEST
+
+START_TEST(warning_names_hint_value_and_used)
+{
+    char buf[512];
+    xt_hint_bad_warning(buf, sizeof(buf), &size_def, "-5", "negative size", "4194304");
+    ck_assert_ptr_nonnull(strstr(buf, "t_size"));
+    ck_assert_ptr_nonnull(strstr(buf, "'-5'"));
+    ck_assert_ptr_nonnull(strstr(buf, "negative size"));
+    ck_assert_ptr_nonnull(strstr(buf, "using '4194304'"));
+}
+END_TEST
+
+/* every row of the real table: its default parses, names are unique and
+ * documented, enum defaults are among the choices */
+START_TEST(table_is_consistent)
+{
+    for (int h = 0; h < XT_NHINTS; h++) {
+        const struct xt_hint_def *d = &xt_hint_defs[h];
+        struct xt_hint_value v;
+        ck_assert_ptr_nonnull(d->name);
+        ck_assert_ptr_nonnull(d->doc);
+        ck_assert(strlen(d->doc) > 10);
+        ck_assert_int_eq(xt_hint_find(d->name), h);
+        if (d->type != XT_STRING || d->defval[0])
+            ck_assert_msg(parse(d, d->defval, &v) == 0, "default of %s", d->name);
+        if (d->type == XT_ENUM)
+            ck_assert_int_ge(xt_choice_index(d->choices, d->defval), 0);
+    }
+    ck_assert_int_eq(xt_hint_find("no_such_hint"), -1);
+}
+END_TEST
+
+START_TEST(stats_hint_row)
+{
+    int h = xt_hint_find("romio_xt_stats");
+    ck_assert_int_ge(h, 0);
+    ck_assert_str_eq(xt_hint_defs[h].env, "ROMIO_XT_STATS");
+    ck_assert(xt_hint_defs[h].flags & XT_AGREE);
+    struct xt_hint_value v;
+    xt_hint_default(&xt_hint_defs[h], &v);
+    ck_assert_str_eq(v.s, "disable");
+}
+END_TEST
+
+Suite *hints_suite(void)
+{
+    Suite *s = suite_create("hints");
+    TCase *tc = tcase_create("parse");
+    tcase_add_test(tc, enum_keywords);
+    tcase_add_test(tc, enum_boolean_aliases);
+    tcase_add_test(tc, size_suffixes_and_range);
+    tcase_add_test(tc, size_reasons);
+    tcase_add_test(tc, int_and_double);
+    tcase_add_test(tc, strings);
+    tcase_add_test(tc, warning_names_hint_value_and_used);
+    tcase_add_test(tc, table_is_consistent);
+    tcase_add_test(tc, stats_hint_row);
+    suite_add_tcase(s, tc);
+    return s;
+}

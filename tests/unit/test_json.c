@@ -1,0 +1,101 @@
+/* The stats JSON writer. */
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+#include "unit.h"
+#include "xt_json.h"
+
+START_TEST(nested_objects_and_arrays)
+{
+    struct xt_json j;
+    xt_json_init(&j);
+    xt_json_open(&j, NULL, '{');
+    xt_json_str(&j, "file", "/tmp/a");
+    xt_json_int(&j, "ranks", 4);
+    xt_json_open(&j, "layers", '[');
+    xt_json_str(&j, NULL, "stats");
+    xt_json_str(&j, NULL, "ads");
+    xt_json_close(&j);
+    xt_json_open(&j, "ops", '{');
+    xt_json_open(&j, "write_contig", '{');
+    xt_json_int(&j, "calls", 2);
+    xt_json_num(&j, "time_sum", 0.5);
+    xt_json_close(&j);
+    xt_json_close(&j);
+    xt_json_open(&j, "empty", '{');
+    xt_json_close(&j);
+    xt_json_close(&j);
+    ck_assert_str_eq(xt_json_text(&j),
+                     "{\"file\":\"/tmp/a\",\"ranks\":4,\"layers\":[\"stats\",\"ads\"],"
+                     "\"ops\":{\"write_contig\":{\"calls\":2,\"time_sum\":0.5}},\"empty\":{}}");
+    xt_json_free(&j);
+}
+END_TEST
+
+START_TEST(string_escapes)
+{
+    struct xt_json j;
+    xt_json_init(&j);
+    xt_json_str(&j, NULL, "a\"b\\c\nd\x01");
+    ck_assert_str_eq(xt_json_text(&j), "\"a\\\"b\\\\c\\u000ad\\u0001\"");
+    xt_json_free(&j);
+}
+END_TEST
+
+START_TEST(numbers)
+{
+    struct xt_json j;
+    xt_json_init(&j);
+    xt_json_open(&j, NULL, '[');
+    xt_json_int(&j, NULL, -9007199254740993LL);
+    xt_json_num(&j, NULL, 1e-9);
+    xt_json_num(&j, NULL, NAN);
+    xt_json_num(&j, NULL, INFINITY);
+    xt_json_close(&j);
+    ck_assert_str_eq(xt_json_text(&j), "[-9007199254740993,1e-09,null,null]");
+    xt_json_free(&j);
+}
+END_TEST
+
+START_TEST(long_output_grows)
+{
+    struct xt_json j;
+    char key[32];
+    xt_json_init(&j);
+    xt_json_open(&j, NULL, '{');
+    for (int k = 0; k < 1000; k++) {
+        snprintf(key, sizeof(key), "k%d", k);
+        xt_json_int(&j, key, k);
+    }
+    xt_json_close(&j);
+    const char *t = xt_json_text(&j);
+    ck_assert(strlen(t) > 8000);
+    ck_assert_ptr_nonnull(strstr(t, "\"k999\":999}"));
+    ck_assert_int_eq(t[0], '{');
+    xt_json_free(&j);
+}
+END_TEST
+
+START_TEST(too_deep_is_flagged_not_overflowed)
+{
+    struct xt_json j;
+    xt_json_init(&j);
+    for (int k = 0; k < XT_JSON_MAX_DEPTH + 4; k++)
+        xt_json_open(&j, NULL, '[');
+    ck_assert_str_eq(xt_json_text(&j), "");     /* refused, not corrupted */
+    xt_json_free(&j);
+}
+END_TEST
+
+Suite *json_suite(void)
+{
+    Suite *s = suite_create("json");
+    TCase *tc = tcase_create("writer");
+    tcase_add_test(tc, nested_objects_and_arrays);
+    tcase_add_test(tc, string_escapes);
+    tcase_add_test(tc, numbers);
+    tcase_add_test(tc, long_output_grows);
+    tcase_add_test(tc, too_deep_is_flagged_not_overflowed);
+    suite_add_tcase(s, tc);
+    return s;
+}

@@ -1,0 +1,6 @@
+#ifndef UNIT_H
+#define UNIT_H
+#include <check.h>
+Suite *hints_suite(void);
+Suite *json_suite(void);
+#endif
