@@ -1,4 +1,4 @@
-/* romio-xt: the hooks ROMIO calls (see adio/*.patch) and the layer stack. */
+/* romio-xt: the hooks ROMIO calls (see the patches in adio/) and the layer stack. */
 #include "xt_layer.h"
 #include "xt_fns.h"
 

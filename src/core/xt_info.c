@@ -11,7 +11,7 @@
 #include <string.h>
 
 #define XT_WARN_TAG 0x7874
-#define XT_WARN_LEN 640
+#define XT_WARN_LEN 2600
 #define XT_RAW_LEN 1024
 
 struct xt_raw {

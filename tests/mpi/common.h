@@ -1,0 +1,67 @@
+/* Shared helpers for romio-xt's MPI integration tests. */
+#ifndef XT_TEST_COMMON_H
+#define XT_TEST_COMMON_H
+
+#include <mpi.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+static int t_errors;
+
+#define T_CHECK(cond, ...)                                                     \
+    do {                                                                       \
+        if (!(cond)) {                                                         \
+            int r_;                                                            \
+            MPI_Comm_rank(MPI_COMM_WORLD, &r_);                                \
+            fprintf(stderr, "rank %d: %s:%d: check failed: %s: ", r_,          \
+                    __FILE__, __LINE__, #cond);                                \
+            fprintf(stderr, __VA_ARGS__);                                      \
+            fprintf(stderr, "\n");                                             \
+            t_errors++;                                                        \
+        }                                                                      \
+    } while (0)
+
+#define T_MPI(call)                                                            \
+    do {                                                                       \
+        int e_ = (call);                                                       \
+        if (e_ != MPI_SUCCESS) {                                               \
+            char s_[MPI_MAX_ERROR_STRING];                                     \
+            int l_;                                                            \
+            MPI_Error_string(e_, s_, &l_);                                     \
+            fprintf(stderr, "%s:%d: %s: %s\n", __FILE__, __LINE__, #call, s_); \
+            MPI_Abort(MPI_COMM_WORLD, 2);                                      \
+        }                                                                      \
+    } while (0)
+
+/* value of key in fh's info, or "" */
+static inline void t_info_value(MPI_File fh, const char *key, char *val, int len)
+{
+    MPI_Info info;
+    int flag = 0;
+    T_MPI(MPI_File_get_info(fh, &info));
+    MPI_Info_get(info, key, len - 1, val, &flag);
+    if (!flag)
+        val[0] = '\0';
+    MPI_Info_free(&info);
+}
+
+/* deterministic byte for file offset off */
+static inline unsigned char t_pattern(long long off, int seed)
+{
+    return (unsigned char) ((off * 131 + seed * 7 + (off >> 9)) & 0xff);
+}
+
+/* all ranks' error counts summed; rank 0 prints the verdict line */
+static inline int t_finish(const char *name)
+{
+    int total = 0, rank;
+    MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+    MPI_Allreduce(&t_errors, &total, 1, MPI_INT, MPI_SUM, MPI_COMM_WORLD);
+    if (rank == 0)
+        printf("%s: %s (%d errors)\n", name, total ? "FAILED" : "OK", total);
+    MPI_Finalize();
+    return total ? 1 : 0;
+}
+
+#endif

@@ -1,0 +1,125 @@
+#!/bin/bash
+# romio-xt MPI integration tests.  Env: XT_PREFIX (installed romio-xt),
+# XT_SRCDIR, XT_BUILDDIR.  Prints one "PASS name" / "FAIL name" line per test.
+set -u
+src=$XT_SRCDIR/tests/mpi
+out=$XT_BUILDDIR/tests/out/mpi
+mpicc=$XT_PREFIX/bin/mpicc
+mpiexec=$XT_PREFIX/bin/mpiexec
+hintdoc=$XT_BUILDDIR/tools/xt_hintdoc
+rm -rf "$out" && mkdir -p "$out"
+fails=0
+
+# run NAME CMD...: CMD's output goes to $out/NAME.log
+run() {
+    local name=$1; shift
+    if (cd "$out" && "$@") > "$out/$name.log" 2>&1; then
+        echo "PASS mpi/$name"
+    else
+        echo "FAIL mpi/$name"
+        tail -n 15 "$out/$name.log" | sed 's/^/    /'
+        fails=$((fails + 1))
+    fi
+}
+
+mpirun() {  # mpirun N PROGRAM ARGS...: a clean environment for romio-xt
+    local n=$1; shift
+    env -u ROMIO_HINTS -u ROMIO_XT_STATS -u ROMIO_XT_STATS_FILE \
+        timeout 300 "$mpiexec" -n "$n" "$@"
+}
+
+build() {
+    for t in t_stack t_hints t_stats_io; do
+        "$mpicc" -O1 -g -Wall -o "$out/$t" "$src/$t.c" || return 1
+    done
+}
+if ! build > "$out/build.log" 2>&1; then
+    echo "FAIL mpi/build"; sed 's/^/    /' "$out/build.log"; exit 1
+fi
+
+# --- the stack: stock unless a hint asks -----------------------------------
+stack_case() {
+    mpirun "$1" ./t_stack "$out/stack.$1" ufs &&
+    mpirun "$1" ./t_stack "$out/stack.$1" 'stats>ufs' romio_xt_stats=enable &&
+    ROMIO_XT_STATS_FILE=/dev/null ROMIO_XT_STATS=1 mpirun_keep "$1" ./t_stack "$out/stack.$1" 'stats>ufs'
+}
+mpirun_keep() {  # like mpirun but keeps romio-xt variables set by the caller
+    local n=$1; shift
+    timeout 300 "$mpiexec" -n "$n" "$@"
+}
+for n in 1 2 4; do run "stack-np$n" stack_case $n; done
+
+# --- get_info returns every hint of the table --------------------------------
+for n in 1 2; do run "getinfo-np$n" mpirun $n ./t_hints "$out/gi.$n" getinfo $("$hintdoc" --names); done
+
+# --- bad hints: one warning on rank 0 naming hint, bad value, value used ----
+# expect_warning NAME N MODE REGEX: exactly one matching line, file still correct
+expect_warning() {
+    local name=$1 n=$2 mode=$3 re=$4
+    mpirun "$n" ./t_hints "$out/$name.dat" "$mode" > "$out/$name.out" 2>&1 || { cat "$out/$name.out"; return 1; }
+    cat "$out/$name.out"
+    local count; count=$(grep -c "romio-xt: warning" "$out/$name.out")
+    [ "$count" -eq 1 ] || { echo "expected exactly one warning, got $count"; return 1; }
+    grep -Eq "$re" "$out/$name.out" || { echo "warning does not match: $re"; return 1; }
+}
+for n in 1 4; do
+    run "bad-value-np$n" expect_warning "bad$n" $n bad \
+        "hint romio_xt_stats: bad value 'maybe' \(expected one of disable\|enable\); using 'disable'"
+done
+run "disagree-np2" expect_warning dis2 2 disagree \
+    "hint romio_xt_stats: rank 1 has 'enable' but rank 0 has 'disable'; all ranks use 'disable'"
+run "disagree-np4" expect_warning dis4 4 disagree "hint romio_xt_stats: rank 1 has 'enable'"
+run "unknown-key-np2" expect_warning unk2 2 unknown "unknown hint romio_xt_statz ignored"
+run "set-info-open-only-np2" expect_warning si2 2 setinfo \
+    "hint romio_xt_stats: 'enable' can only be set at open; keeping 'disable'"
+
+# --- ROMIO_HINTS file turns the layer on -----------------------------------
+hints_file_case() {
+    printf 'romio_xt_stats enable\n' > "$out/hints.$1"
+    ROMIO_HINTS="$out/hints.$1" ROMIO_XT_STATS_FILE="$out/hf.$1.json" \
+        mpirun_keep "$1" ./t_stack "$out/hf.$1.dat" 'stats>ufs' &&
+    [ "$(grep -c '^{"romio_xt_stats":1' "$out/hf.$1.json")" -eq 1 ]
+}
+for n in 1 2; do run "romio-hints-file-np$n" hints_file_case $n; done
+
+# --- stats JSON matches the I/O done; data round-trips byte for byte --------
+stats_case() {  # N HOW(env|info)
+    local n=$1 how=$2 f=$out/io.$1.$2.dat j=$out/io.$1.$2.json
+    rm -f "$f" "$j"
+    if [ "$how" = env ]; then
+        ROMIO_XT_STATS=1 ROMIO_XT_STATS_FILE="$j" mpirun_keep "$n" ./t_stats_io "$f" write > "$j.out" || return 1
+    else
+        ROMIO_XT_STATS_FILE="$j" mpirun_keep "$n" ./t_stats_io "$f" write info > "$j.out" || return 1
+    fi
+    cat "$j.out"
+    python3 "$src/check_stats.py" "$j" "$j.out" "$f" || return 1
+    mpirun "$n" ./t_stats_io "$f" verify          # written with stats on, read with it off
+}
+roundtrip_off_on() {  # written stock, read with stats on
+    local n=$1 f=$out/rt.$1.dat
+    rm -f "$f"
+    mpirun "$n" ./t_stats_io "$f" write &&
+    ROMIO_XT_STATS=1 ROMIO_XT_STATS_FILE=/dev/null mpirun_keep "$n" ./t_stats_io "$f" verify
+}
+for n in 1 2 4; do run "stats-json-np$n" stats_case $n env; done
+run "stats-json-info-np2" stats_case 2 info
+for n in 1 2; do run "roundtrip-off-on-np$n" roundtrip_off_on $n; done
+
+# --- a binary linked against Debian's libmpich.so.12 runs on romio-xt -------
+dropin_case() {
+    local cc=/usr/bin/mpicc.mpich
+    [ -x "$cc" ] || { echo "Debian's mpicc.mpich is missing (apt-get install libmpich-dev)"; return 1; }
+    "$cc" -o t_dropin "$src/t_dropin.c" || return 1
+    readelf -d t_dropin | grep -q 'NEEDED.*libmpich.so.12' || { echo "not linked to libmpich.so.12"; return 1; }
+    [ -e "$XT_PREFIX/lib/libmpich.so.12" ] || { echo "no lib/libmpich.so.12 in $XT_PREFIX"; return 1; }
+    local got
+    got=$(LD_LIBRARY_PATH=$XT_PREFIX/lib ROMIO_XT_STATS=1 ROMIO_XT_STATS_FILE=$out/dropin.json \
+          timeout 300 "$mpiexec" -n 2 ./t_dropin "$out/dropin.dat") || return 1
+    echo "$got"
+    [ "$got" = "romio_xt_layers=stats errors=0" ] || return 1
+    LD_LIBRARY_PATH=$XT_PREFIX/lib ldd ./t_dropin | grep "libmpich.so.12 => $XT_PREFIX/lib/" || return 1
+    grep -q '"file":"'"$out"'/dropin.dat"' "$out/dropin.json"
+}
+run "dropin-debian-binary" dropin_case
+
+exit $((fails > 0))

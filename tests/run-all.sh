@@ -1,0 +1,57 @@
+#!/bin/bash
+# romio-xt: all tests (make check).  Unit tests (Check), the README hint
+# reference, MPI integration tests, and ROMIO's own upstream test programs.
+# Env (set by make check): XT_SRCDIR XT_BUILDDIR XT_PREFIX XT_UPSTREAM.
+# Ends with "N passed, N failed"; exits non-zero on any failure.
+set -u
+pass=0 fail=0
+
+tally() {  # count PASS/FAIL lines of a part's output (already printed)
+    local p f
+    p=$(grep -c '^PASS ' "$1"); f=$(grep -c '^FAIL ' "$1")
+    pass=$((pass + p)); fail=$((fail + f))
+    [ "$2" -eq 0 ] || [ "$f" -gt 0 ] || { echo "FAIL $3 (exit $2 without a FAIL line)"; fail=$((fail + 1)); }
+}
+
+part() {  # part NAME CMD...: run one part, show and tally its output
+    local name=$1 log; shift
+    log=$(mktemp)
+    echo "== $name"
+    local t0=$SECONDS
+    "$@" 2>&1 | tee "$log"
+    local rc=${PIPESTATUS[0]}
+    tally "$log" "$rc" "$name"
+    echo "== $name: $((SECONDS - t0)) s"
+    rm -f "$log"
+}
+
+unit() {
+    local out rc
+    out=$("$XT_BUILDDIR/tests/unit/check_xt" 2>&1); rc=$?
+    echo "$out"
+    # Check's summary: "100%: Checks: N, Failures: F, Errors: E"
+    local n f e
+    read -r n f e < <(echo "$out" | sed -n 's/.*Checks: \([0-9]*\), Failures: \([0-9]*\), Errors: \([0-9]*\).*/\1 \2 \3/p')
+    if [ -z "${n:-}" ]; then
+        echo "FAIL unit (no Check summary, exit $rc)"; fail=$((fail + 1)); return
+    fi
+    pass=$((pass + n - f - e)); fail=$((fail + f + e))
+}
+
+readme() {
+    if python3 "$XT_SRCDIR/tools/update_readme.py" --check "$XT_SRCDIR/README.md" \
+        "$XT_BUILDDIR/tools/xt_hintdoc"; then
+        echo "PASS readme/hint-reference"
+    else
+        echo "FAIL readme/hint-reference"
+    fi
+}
+
+echo "== unit (Check)"
+unit
+part readme readme
+part mpi bash "$XT_SRCDIR/tests/mpi/run.sh"
+part upstream bash "$XT_SRCDIR/tests/upstream/run.sh"
+
+echo "$pass passed, $fail failed"
+[ "$fail" -eq 0 ]
