@@ -256,12 +256,12 @@ static void usage(void)
                 "usage: xt_bench [options]\n"
                 "  --dir D           directory for the files (default .)\n"
                 "  --phases LIST     comma list of coll,vec,contig (default all)\n"
-                "  --gsize N         coll: global array edge, N^3 8-byte words (default 200)\n"
+                "  --gsize N         coll: global array edge, N^3 8-byte words (default 256)\n"
                 "  --dims AxBxC      coll: process grid, 0 = let MPI_Dims_create pick\n"
                 "  --vec-block B     vec: block bytes (default 256)\n"
                 "  --vec-hole H      vec: hole bytes after each round of blocks (default 256)\n"
                 "  --vec-mib M       vec: MiB per rank (default 16)\n"
-                "  --contig-mib M    contig: MiB per rank (default 32)\n"
+                "  --contig-mib M    contig: MiB per rank (default 64)\n"
                 "  --chunk-kib K     vec/contig: bytes per call in KiB (default 1024)\n"
                 "  --warm            do not evict files from the page cache before reads\n"
                 "  --keep            keep the files\n"
@@ -334,7 +334,7 @@ static int wanted(const char *list, const char *name)
 
 int main(int argc, char **argv)
 {
-    struct opts o = { ".", "coll,vec,contig", 200, {0, 0, 0}, 256, 256, 16, 32, 1024, 0, 0,
+    struct opts o = { ".", "coll,vec,contig", 256, {0, 0, 0}, 256, 256, 16, 64, 1024, 0, 0,
         MPI_INFO_NULL };
     struct phase (*const make[])(const struct opts *) = { coll_phase, vec_phase, contig_phase };
     const char *const names[] = { "coll", "vec", "contig" };

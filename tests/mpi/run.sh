@@ -122,4 +122,16 @@ dropin_case() {
 }
 run "dropin-debian-binary" dropin_case
 
+# --- no leaks or memory errors in our code under valgrind -------------------
+valgrind_case() {
+    command -v valgrind > /dev/null || { echo "valgrind is missing"; return 1; }
+    rm -f "$out"/vg.*.log "$out/vg.dat"
+    ROMIO_XT_STATS_FILE=$out/vg.json mpirun_keep "$1" valgrind -q --leak-check=full \
+        --show-leak-kinds=definite,indirect --log-file="$out/vg.%p.log" \
+        ./t_stats_io "$out/vg.dat" write info || return 1
+    grep -q '"romio_xt_stats":1' "$out/vg.json" || { echo "no stats record"; return 1; }
+    python3 "$src/check_valgrind.py" "$out"/vg.*.log
+}
+run "valgrind-np2" valgrind_case 2
+
 exit $((fails > 0))

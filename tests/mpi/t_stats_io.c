@@ -2,7 +2,7 @@
  *   t_stats_io FILE write [info]   does the I/O below (info: stats by MPI_Info)
  *   t_stats_io FILE verify         rank 0 reads the whole file and compares
  * Per rank: 3 independent contiguous writes of 64 KiB, one collective write
- * of 128 KiB, one strided independent write of 16 x 512 B through a vector
+ * of 128 KiB, a resize to the final size, one strided independent write of 16 x 512 B through a vector
  * view (holes between), one independent read of 64 KiB, one collective read
  * of 128 KiB.  The expected totals are printed for the checker. */
 #include "common.h"
@@ -50,7 +50,10 @@ static void do_io(const char *path, int rank, int nprocs, MPI_Info info)
     fill(buf, boff, 128 * KB, nprocs);
     T_MPI(MPI_File_write_at_all(fh, boff, buf, 128 * KB, MPI_BYTE, MPI_STATUS_IGNORE));
 
-    /* strided: rank r's block j at region_c + j*stride + r*BLK */
+    /* strided: rank r's block j at region_c + j*stride + r*BLK.  The file is
+     * extended first: stock ROMIO's sieving read-modify-write past the end of
+     * file writes whatever its buffer held into the holes. */
+    T_MPI(MPI_File_set_size(fh, file_size(nprocs)));
     MPI_Type_vector(NBLK, BLK, (int) stride_c(nprocs), MPI_BYTE, &vec);
     MPI_Type_commit(&vec);
     T_MPI(MPI_File_set_view(fh, region_c(nprocs) + (long long) rank * BLK, MPI_BYTE, vec,

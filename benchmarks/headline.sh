@@ -1,0 +1,27 @@
+#!/bin/sh
+# romio-xt headline benchmark: xt_bench under stock ROMIO and with the stats
+# layer, 2 ranks, 3 reps.  Writes headline.csv/.png/.md to
+# $XT_BUILDDIR/bench-out/headline/ and prints the markdown table.
+#   XT_PREFIX    MPICH install prefix (default /tmp/xtb/install)
+#   XT_BUILDDIR  output root (default: the current directory)
+#   XT_BENCH_WORK  where the workload's files go (default $XT_BUILDDIR/bench-out/work)
+#   PYTHON3      python with matplotlib (default: the first python3 that has it)
+set -eu
+here=$(cd "$(dirname "$0")" && pwd)
+XT_PREFIX=${XT_PREFIX:-/tmp/xtb/install}
+XT_BUILDDIR=${XT_BUILDDIR:-$(pwd)}
+out=$XT_BUILDDIR/bench-out/headline
+
+pick_python() {
+    for py in ${PYTHON3:-} python3 /usr/bin/python3; do
+        if "$py" -c 'import matplotlib' 2>/dev/null; then echo "$py"; return; fi
+    done
+    echo python3    # the harness runs without matplotlib, only the plot is skipped
+}
+
+for tool in mpicc mpiexec; do
+    test -x "$XT_PREFIX/bin/$tool" || { echo "headline.sh: no $XT_PREFIX/bin/$tool (make install first)" >&2; exit 1; }
+done
+mkdir -p "$out"
+exec "$(pick_python)" "$here/harness.py" --config "$here/headline.json" \
+    --prefix "$XT_PREFIX" --out "$out" --work "${XT_BENCH_WORK:-$XT_BUILDDIR/bench-out/work}"
