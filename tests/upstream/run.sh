@@ -145,7 +145,8 @@ build_one() {   # build_one name -> 0/1, log in $OUT/build/<name>.log
             ;;
         *) csrc=$src ;;
     esac
-    if [ -x "$bin" ] && [ "$bin" -nt "$csrc" ] && [ "$bin" -nt "$MPICC" ]; then
+    if [ -x "$bin" ] && [ "$bin" -nt "$csrc" ] && [ "$bin" -nt "$MPICC" ] &&
+       [ "$bin" -nt "$XT_PREFIX/include/mpi.h" ]; then
         return 0
     fi
     rm -f "$bin"
@@ -214,11 +215,10 @@ for pass in "${PASSES[@]}"; do
     ENVARGS=()
     # start from a clean ROMIO environment, then the pass's settings
     for v in $(compgen -e | grep '^ROMIO_'); do ENVARGS+=(-u "$v"); done
-    hints_copy=
+    pass_hints=
     if hint_lines "$hints" >/dev/null; then
-        hints_copy=$OUT/run/$pass.hints
-        cp "$hints" "$hints_copy"
-        ENVARGS+=("ROMIO_HINTS=$hints_copy")
+        pass_hints=$hints
+        ENVARGS+=("ROMIO_HINTS=$hints")
     fi
     want_stats=0
     grep -Eq '^[[:space:]]*romio_xt_stats[[:space:]]+enable[[:space:]]*$' "$hints" && want_stats=1
@@ -259,8 +259,8 @@ for pass in "${PASSES[@]}"; do
                     # upstream hint file with the pass's hints appended (ROMIO
                     # keeps the first value of a key, so the test's win)
                     cp "$TESTSRC/test_hintfile" "$rundir/hintfile"
-                    if [ -n "$hints_copy" ]; then
-                        { echo; cat "$hints_copy"; } >>"$rundir/hintfile"
+                    if [ -n "$pass_hints" ]; then
+                        { echo; cat "$pass_hints"; } >>"$rundir/hintfile"
                     fi
                     w=${w//'{HINTFILE}'/$rundir/hintfile} ;;
             esac
@@ -280,6 +280,12 @@ for pass in "${PASSES[@]}"; do
         reason=
         if [ $rc -eq 124 ] || [ $rc -eq 137 ]; then
             reason="timed out after ${T_TO[$t]}s"
+            # hydra puts its proxy and the ranks in sessions of their own, so
+            # timeout's signal to its process group misses them if mpiexec
+            # dies first: end whatever still runs in this test's directory
+            for p in /proc/[0-9]*; do
+                [ "$(readlink "$p/cwd" 2>/dev/null)" = "$rundir" ] && kill -9 "${p#/proc/}" 2>/dev/null
+            done
         elif [ $rc -ne 0 ]; then
             reason="exit status $rc"
         elif [ "${T_OK[$t]}" != - ] && ! has_line "${T_OK[$t]}" "$log"; then
@@ -300,4 +306,5 @@ done
 
 wall=$(( $(date +%s) - start_time ))
 echo "# upstream: $npass passed, $nfail failed, ${#EXCL[@]} excluded; wall ${wall}s"
+[ $nfail -eq 0 ] || echo "# upstream: failed: ${FAILED[*]}"
 [ $nfail -eq 0 ]
