@@ -2,7 +2,8 @@
  *
  * Phases (each a write then a read of one shared file, verified):
  *   coll    collective write_all/read_all of a 3D block-block-block darray
- *           of 8-byte elements (like ROMIO's test/coll_perf.c)
+ *           of 8-byte elements (like ROMIO's test/coll_perf.c; by default the
+ *           fastest dimension is split first so the ranks' pieces interleave)
  *   vec     independent write/read through a vector file view: small blocks
  *           with holes, the data-sieving path
  *   contig  independent write_at/read_at of each rank's contiguous segment
@@ -11,7 +12,7 @@
  * against the offset it came from.  Writes are timed from open to close and
  * include MPI_File_sync; before each read every rank drops the file from the
  * page cache (posix_fadvise DONTNEED) unless --warm.  Each phase prints
- *   RESULT phase=<name>-<write|read> bytes=B seconds=S MBps=M file=PATH
+ *   RESULT phase=<name>-<write|read> iter=I bytes=B seconds=S MBps=M file=PATH
  * on rank 0 (bytes summed and seconds max over ranks, MB = 1e6 bytes).
  */
 #define _GNU_SOURCE
@@ -29,7 +30,7 @@ struct opts {
     const char *dir, *phases;
     int gsize, dims[3];
     long vec_block, vec_hole, vec_mib, contig_mib, chunk_kib;
-    int warm, keep;
+    int iters, warm, keep;
     MPI_Info info;
 };
 
@@ -115,8 +116,16 @@ static struct phase coll_phase(const struct opts *o)
     int distrib[3] = { MPI_DISTRIBUTE_BLOCK, MPI_DISTRIBUTE_BLOCK, MPI_DISTRIBUTE_BLOCK };
     int dargs[3] = { MPI_DISTRIBUTE_DFLT_DARG, MPI_DISTRIBUTE_DFLT_DARG,
         MPI_DISTRIBUTE_DFLT_DARG };
+    /* MPI_Dims_create's grid reversed, so the fastest dimensions are split
+     * first and the ranks' pieces interleave in the file (2 ranks: 1x1x2) */
+    int auto_dims = !o->dims[0] && !o->dims[1] && !o->dims[2];
     memcpy(dims, o->dims, sizeof(dims));
     MPI_Dims_create(nprocs, 3, dims);
+    if (auto_dims) {
+        int d0 = dims[0];
+        dims[0] = dims[2];
+        dims[2] = d0;
+    }
     MPI_Type_create_darray(nprocs, rank, 3, g, distrib, dargs, dims, MPI_ORDER_C,
                            MPI_UINT64_T, &ph.filetype);
     MPI_Type_commit(&ph.filetype);
@@ -189,15 +198,16 @@ static double transfer(const struct phase *ph, const struct opts *o, const char 
     return MPI_Wtime() - t0;
 }
 
-static void report(const struct phase *ph, const char *dir, const char *path, double t)
+static void report(const struct phase *ph, const char *dir, const char *path, int iter,
+                   double t)
 {
     double tmax;
     int64_t bytes = ph->nwords * 8, total;
     MPI_Reduce(&t, &tmax, 1, MPI_DOUBLE, MPI_MAX, 0, MPI_COMM_WORLD);
     MPI_Reduce(&bytes, &total, 1, MPI_INT64_T, MPI_SUM, 0, MPI_COMM_WORLD);
     if (rank == 0)
-        printf("RESULT phase=%s-%s bytes=%lld seconds=%.6f MBps=%.2f file=%s\n", ph->name, dir,
-               (long long) total, tmax, total / tmax / 1e6, path);
+        printf("RESULT phase=%s-%s iter=%d bytes=%lld seconds=%.6f MBps=%.2f file=%s\n",
+               ph->name, dir, iter, (long long) total, tmax, total / tmax / 1e6, path);
     fflush(stdout);
 }
 
@@ -216,7 +226,7 @@ static int64_t verify(const struct phase *ph, const uint64_t *buf)
     return bad;
 }
 
-static int64_t run_phase(struct phase *ph, const struct opts *o)
+static int64_t run_phase(const struct phase *ph, const struct opts *o, int iter)
 {
     char path[4096];
     snprintf(path, sizeof(path), "%s/xt_bench.%s", o->dir, ph->name);
@@ -227,12 +237,12 @@ static int64_t run_phase(struct phase *ph, const struct opts *o)
         unlink(path);           /* MPI_File_delete of a missing file would be fatal */
     for (int64_t w = 0; w < ph->nwords; w++)
         buf[w] = pat((uint64_t) ph->offset(ph, w) / 8);
-    report(ph, "write", path, transfer(ph, o, path, buf, 1));
+    report(ph, "write", path, iter, transfer(ph, o, path, buf, 1));
 
     memset(buf, 0xa5, ph->nwords * 8);
     if (!o->warm)
         evict(path);
-    report(ph, "read", path, transfer(ph, o, path, buf, 0));
+    report(ph, "read", path, iter, transfer(ph, o, path, buf, 0));
 
     int64_t bad = verify(ph, buf), allbad;
     MPI_Allreduce(&bad, &allbad, 1, MPI_INT64_T, MPI_SUM, MPI_COMM_WORLD);
@@ -241,8 +251,6 @@ static int64_t run_phase(struct phase *ph, const struct opts *o)
                 ph->name, (long long) allbad);
     if (rank == 0 && !o->keep)
         MPI_File_delete(path, MPI_INFO_NULL);
-    if (ph->filetype != MPI_DATATYPE_NULL)
-        MPI_Type_free(&ph->filetype);
     free(buf);
     return allbad;
 }
@@ -257,10 +265,12 @@ static void usage(void)
                 "  --dir D           directory for the files (default .)\n"
                 "  --phases LIST     comma list of coll,vec,contig (default all)\n"
                 "  --gsize N         coll: global array edge, N^3 8-byte words (default 256)\n"
-                "  --dims AxBxC      coll: process grid, 0 = let MPI_Dims_create pick\n"
+                "  --dims AxBxC      coll: process grid, 0s filled by MPI_Dims_create (default:\n"
+                "                    its grid reversed, fastest dimension split first: 1x1x2)\n"
+                "  --iters N         run each phase N times (default 1)\n"
                 "  --vec-block B     vec: block bytes (default 256)\n"
                 "  --vec-hole H      vec: hole bytes after each round of blocks (default 256)\n"
-                "  --vec-mib M       vec: MiB per rank (default 16)\n"
+                "  --vec-mib M       vec: MiB per rank (default 32)\n"
                 "  --contig-mib M    contig: MiB per rank (default 64)\n"
                 "  --chunk-kib K     vec/contig: bytes per call in KiB (default 1024)\n"
                 "  --warm            do not evict files from the page cache before reads\n"
@@ -297,6 +307,8 @@ static void parse(int argc, char **argv, struct opts *o)
             o->dir = v;
         else if (!strcmp(a, "--phases"))
             o->phases = v;
+        else if (!strcmp(a, "--iters"))
+            o->iters = atoi(v);
         else if (!strcmp(a, "--gsize"))
             o->gsize = atoi(v);
         else if (!strcmp(a, "--dims")) {
@@ -318,7 +330,7 @@ static void parse(int argc, char **argv, struct opts *o)
             usage();
         i++;
     }
-    if (o->gsize <= 0 || o->vec_block <= 0 || o->vec_hole < 0 || o->vec_mib <= 0 ||
+    if (o->iters <= 0 || o->gsize <= 0 || o->vec_block <= 0 || o->vec_hole < 0 || o->vec_mib <= 0 ||
         o->contig_mib <= 0 || o->chunk_kib <= 0)
         usage();
 }
@@ -334,8 +346,9 @@ static int wanted(const char *list, const char *name)
 
 int main(int argc, char **argv)
 {
-    struct opts o = { ".", "coll,vec,contig", 256, {0, 0, 0}, 256, 256, 16, 64, 1024, 0, 0,
-        MPI_INFO_NULL };
+    struct opts o = { .dir = ".", .phases = "coll,vec,contig", .gsize = 256, .vec_block = 256,
+        .vec_hole = 256, .vec_mib = 32, .contig_mib = 64, .chunk_kib = 1024, .iters = 1,
+        .info = MPI_INFO_NULL };
     struct phase (*const make[])(const struct opts *) = { coll_phase, vec_phase, contig_phase };
     const char *const names[] = { "coll", "vec", "contig" };
     int64_t bad = 0;
@@ -349,7 +362,10 @@ int main(int argc, char **argv)
         if (!wanted(o.phases, names[i]))
             continue;
         struct phase ph = make[i](&o);
-        bad += run_phase(&ph, &o);
+        for (int it = 0; it < o.iters; it++)
+            bad += run_phase(&ph, &o, it);
+        if (ph.filetype != MPI_DATATYPE_NULL)
+            MPI_Type_free(&ph.filetype);
     }
     if (o.info != MPI_INFO_NULL)
         MPI_Info_free(&o.info);
