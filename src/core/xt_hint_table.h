@@ -20,6 +20,34 @@
       XT_AGREE | XT_OPEN_ONLY, "ROMIO_XT_STATS", \
       "Stats layer: count calls, bytes, time per operation and file-system requests; " \
       "at close, rank 0 prints one JSON line per file to stderr or to the file named by " \
-      "ROMIO_XT_STATS_FILE. ROMIO_XT_STATS=1 in the environment does the same.")
+      "ROMIO_XT_STATS_FILE. ROMIO_XT_STATS=1 in the environment does the same.") \
+    X(XT_H_DS_READ, "romio_ds_read", XT_ENUM, "automatic", 0, 0, \
+      "automatic|enable|disable|adaptive", XT_AGREE, NULL, \
+      "Stock ROMIO's data sieving switch for independent noncontiguous reads, plus " \
+      "'adaptive': decide per hole from a calibrated cost model (romio_ads_*). " \
+      "'adaptive' takes effect at open.") \
+    X(XT_H_DS_WRITE, "romio_ds_write", XT_ENUM, "automatic", 0, 0, \
+      "automatic|enable|disable|adaptive", XT_AGREE, NULL, \
+      "As romio_ds_read, for independent noncontiguous writes: 'adaptive' chooses per region " \
+      "between read-modify-write and separate writes, never read-modify-writes a region " \
+      "without holes.") \
+    X(XT_H_ADS_METHOD, "romio_ads_method", XT_ENUM, "adaptive", 0, 0, \
+      "naive|romio|model|extent|adaptive", XT_AGREE, NULL, \
+      "Adaptive sieving's decision method (for comparisons): naive = never through holes; " \
+      "romio = always, filling the buffer; model = through a hole when moving it costs less " \
+      "than a request; extent = model, never past the last needed byte; adaptive = extent + " \
+      "block/stripe alignment + separate read/write costs + end-of-file and page-cache state.") \
+    X(XT_H_ADS_LATENCY, "romio_ads_latency", XT_DOUBLE, "0", 0, 10, NULL, XT_AGREE, NULL, \
+      "Seconds per file-system request for the cost model; 0 = calibrate.") \
+    X(XT_H_ADS_BANDWIDTH, "romio_ads_bandwidth", XT_SIZE, "0", 0, 1e15, NULL, XT_AGREE, NULL, \
+      "Bytes per second for the cost model (k/m/g suffixes); 0 = calibrate.") \
+    X(XT_H_ADS_STRIPE, "romio_ads_stripe_size", XT_SIZE, "0", 0, 1LL << 40, NULL, XT_AGREE, NULL, \
+      "Alignment unit for the cost model; 0 = striping_unit when known, else the file " \
+      "system's block size.") \
+    X(XT_H_ADS_CALIBRATE, "romio_ads_calibrate", XT_ENUM, "enable", 0, 0, "enable|disable", \
+      XT_AGREE, NULL, \
+      "Measure the file system's latency and bandwidth once per directory (a ~16 MiB probe " \
+      "file, ~0.1 s) and cache them in $XDG_CACHE_HOME/romio-xt/ads-calibration; 'disable' " \
+      "uses built-in costs unless romio_ads_latency/romio_ads_bandwidth are given.")
 
 #endif

@@ -1,0 +1,36 @@
+/* romio-xt adaptive data sieving: shared declarations of the layer. */
+#ifndef ADS_H
+#define ADS_H
+
+#include "../core/xt_layer.h"
+#include "ads_calib.h"
+#include "ads_plan.h"
+#include "ads_view.h"
+
+/* stats counters (names in ads_layer.c) */
+enum ads_counter {
+    ADS_C_CALLS, ADS_C_DELEGATED, ADS_C_COLD_CALLS, ADS_C_WINDOWS, ADS_C_READ_BYTES,
+    ADS_C_WRITE_BYTES, ADS_C_USEFUL_BYTES, ADS_C_RMW, ADS_C_THROUGH, ADS_C_SPLIT, ADS_NCOUNTERS
+};
+
+enum ads_cal_source { ADS_CAL_HINTS, ADS_CAL_CACHE, ADS_CAL_PROBE, ADS_CAL_DEFAULTS };
+
+struct ads_state {
+    const struct ads_method *method;
+    struct ads_calib cal;
+    int cal_source;
+    int64_t align;          /* stripe size, or the file system's block size */
+    int direct;             /* POSIX descriptor right below us: preadv/pwritev */
+    char *scratch;          /* holes and read-modify-write windows */
+    int64_t scratch_len;
+};
+
+extern const struct xt_layer ads_layer;
+
+/* one strided call (ads_io.c) */
+void ads_strided(ADIO_File fd, void *buf, int count, MPI_Datatype dt, int fpt,
+                 ADIO_Offset offset, ADIO_Status *status, int *error_code, int is_write);
+/* the calibration of fd's directory, agreed on by all ranks (ads_layer.c) */
+void ads_calibrate(ADIO_File fd, struct ads_state *st);
+
+#endif

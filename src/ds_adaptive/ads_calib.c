@@ -1,0 +1,199 @@
+/* romio-xt adaptive data sieving: measuring the file system. */
+#define _GNU_SOURCE
+#include "ads_calib.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <time.h>
+#include <unistd.h>
+
+#define PROBE_SIZE (16 << 20)
+#define CHUNK (1 << 20)
+#define SMALL_READS 32
+#define TINY_OPS 512
+
+const struct ads_calib ads_calib_defaults = {
+    .rd_lat_cold = 100e-6, .rd_bw_cold = 1e9,
+    .rd_lat_warm = 1e-6, .rd_bw_warm = 3e9,
+    .wr_lat = 2e-6, .wr_bw = 2e9,
+};
+
+static double now(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return ts.tv_sec + ts.tv_nsec * 1e-9;
+}
+
+static int all(ssize_t (*op)(int, void *, size_t, off_t), int fd, char *buf, off_t off, size_t n)
+{
+    for (size_t done = 0; done < n;) {
+        ssize_t k = op(fd, buf + done, n - done, off + (off_t) done);
+        if (k <= 0)
+            return -1;
+        done += (size_t) k;
+    }
+    return 0;
+}
+
+static ssize_t pwrite_rw(int fd, void *b, size_t n, off_t o)
+{
+    return pwrite(fd, b, n, o);
+}
+
+/* seconds per byte of a sequential pass over the probe file */
+static double seq_pass(int fd, char *buf, int writing)
+{
+    double t0 = now();
+    for (off_t off = 0; off < PROBE_SIZE; off += CHUNK)
+        if (all(writing ? pwrite_rw : pread, fd, buf, off, CHUNK) != 0)
+            return -1;
+    return (now() - t0) / PROBE_SIZE;
+}
+
+/* seconds per small operation at scattered offsets */
+static double scattered(int fd, char *buf, int n, size_t size, int writing)
+{
+    const off_t stride = PROBE_SIZE / n;
+    double t0 = now();
+    for (int k = 0; k < n; k++) {
+        off_t off = (off_t) k * stride + 4096 * (k % 7) + 512;
+        if (all(writing ? pwrite_rw : pread, fd, buf, off, size) != 0)
+            return -1;
+    }
+    return (now() - t0) / n;
+}
+
+static int measure(int fd, char *buf, struct ads_calib *c)
+{
+    double wr = seq_pass(fd, buf, 1);
+    if (wr <= 0 || fsync(fd) != 0)
+        return -1;
+    c->wr_bw = 1 / wr;
+    c->wr_lat = scattered(fd, buf, TINY_OPS, 8, 1);
+    if (c->wr_lat < 0 || fsync(fd) != 0)
+        return -1;
+    posix_fadvise(fd, 0, 0, POSIX_FADV_DONTNEED);
+    double cold_small = scattered(fd, buf, SMALL_READS, 4096, 0);
+    posix_fadvise(fd, 0, 0, POSIX_FADV_DONTNEED);
+    double cold = seq_pass(fd, buf, 0);
+    double warm = seq_pass(fd, buf, 0);
+    double warm_tiny = scattered(fd, buf, TINY_OPS, 8, 0);
+    if (cold_small < 0 || cold <= 0 || warm <= 0 || warm_tiny < 0)
+        return -1;
+    c->rd_bw_cold = 1 / cold;
+    c->rd_lat_cold = cold_small > 4096 * cold ? cold_small - 4096 * cold : cold_small;
+    c->rd_bw_warm = 1 / warm;
+    c->rd_lat_warm = warm_tiny;
+    return 0;
+}
+
+int ads_calib_probe(const char *dir, struct ads_calib *out, char *why, size_t whylen)
+{
+    char path[4096];
+    snprintf(path, sizeof(path), "%s/.romio-xt-ads-probe-XXXXXX", dir);
+    int fd = mkstemp(path);
+    if (fd < 0) {
+        snprintf(why, whylen, "cannot create a probe file in %s: %s", dir, strerror(errno));
+        return -1;
+    }
+    unlink(path);       /* gone whatever happens next */
+    char *buf = malloc(CHUNK);
+    int rc = buf ? (memset(buf, 0x5a, CHUNK), measure(fd, buf, out)) : -1;
+    if (rc != 0)
+        snprintf(why, whylen, "probe I/O in %s failed: %s", dir, strerror(errno));
+    free(buf);
+    close(fd);
+    return rc;
+}
+
+int ads_calib_key(const char *dir, char *key, size_t len)
+{
+    struct stat st;
+    char real[4096];
+    if (stat(dir, &st) != 0 || !realpath(dir, real))
+        return -1;
+    snprintf(key, len, "%llu:%s", (unsigned long long) st.st_dev, real);
+    return 0;
+}
+
+int ads_calib_cache_file(char *path, size_t len)
+{
+    const char *xdg = getenv("XDG_CACHE_HOME"), *home = getenv("HOME");
+    if (xdg && *xdg)
+        snprintf(path, len, "%s/romio-xt/ads-calibration", xdg);
+    else if (home && *home)
+        snprintf(path, len, "%s/.cache/romio-xt/ads-calibration", home);
+    else
+        return -1;
+    return 0;
+}
+
+void ads_calib_format(char *line, size_t len, const char *key, const struct ads_calib *c)
+{
+    snprintf(line, len, "%.9g %.9g %.9g %.9g %.9g %.9g %s", c->rd_lat_cold, c->rd_bw_cold,
+             c->rd_lat_warm, c->rd_bw_warm, c->wr_lat, c->wr_bw, key);
+}
+
+int ads_calib_parse(const char *line, const char *key, struct ads_calib *out)
+{
+    struct ads_calib c;
+    int used = 0;
+    if (sscanf(line, "%lg %lg %lg %lg %lg %lg %n", &c.rd_lat_cold, &c.rd_bw_cold,
+               &c.rd_lat_warm, &c.rd_bw_warm, &c.wr_lat, &c.wr_bw, &used) != 6 || used == 0)
+        return -1;
+    size_t klen = strlen(key);
+    const char *k = line + used;
+    if (strncmp(k, key, klen) != 0 || (k[klen] != '\0' && k[klen] != '\n'))
+        return -1;
+    if (!(c.rd_lat_cold > 0 && c.rd_bw_cold > 0 && c.rd_lat_warm > 0 && c.rd_bw_warm > 0 &&
+          c.wr_lat > 0 && c.wr_bw > 0))
+        return -1;
+    *out = c;
+    return 0;
+}
+
+int ads_calib_load(const char *cache_file, const char *key, struct ads_calib *out)
+{
+    FILE *f = fopen(cache_file, "r");
+    char line[8192];
+    int found = -1;
+    if (!f)
+        return -1;
+    while (fgets(line, sizeof(line), f))
+        if (ads_calib_parse(line, key, out) == 0)
+            found = 0;      /* the last line for a key wins */
+    fclose(f);
+    return found;
+}
+
+static void mkdirs(const char *file)
+{
+    char dir[4096];
+    snprintf(dir, sizeof(dir), "%s", file);
+    for (char *p = dir + 1; *p; p++) {
+        if (*p != '/')
+            continue;
+        *p = '\0';
+        mkdir(dir, 0755);
+        *p = '/';
+    }
+}
+
+int ads_calib_save(const char *cache_file, const char *key, const struct ads_calib *c)
+{
+    char line[8192];
+    mkdirs(cache_file);
+    int fd = open(cache_file, O_WRONLY | O_CREAT | O_APPEND, 0644);
+    if (fd < 0)
+        return -1;
+    ads_calib_format(line, sizeof(line) - 1, key, c);
+    strcat(line, "\n");
+    ssize_t n = write(fd, line, strlen(line));
+    close(fd);
+    return n == (ssize_t) strlen(line) ? 0 : -1;
+}

@@ -1,0 +1,31 @@
+/* romio-xt adaptive data sieving: measuring the file system (POSIX, no MPI). */
+#ifndef ADS_CALIB_H
+#define ADS_CALIB_H
+
+#include <stddef.h>
+
+struct ads_calib {
+    double rd_lat_cold, rd_bw_cold;     /* reads that reach the storage */
+    double rd_lat_warm, rd_bw_warm;     /* reads served by the page cache */
+    double wr_lat, wr_bw;               /* writes */
+};
+
+/* conservative values for when nothing can be measured */
+extern const struct ads_calib ads_calib_defaults;
+
+/* Probes directory dir with a short-lived file (~16 MiB, well under a
+ * second).  Returns 0, or -1 with a reason in why. */
+int ads_calib_probe(const char *dir, struct ads_calib *out, char *why, size_t whylen);
+
+/* The cache of probe results, one line per (device, directory). */
+int ads_calib_load(const char *cache_file, const char *key, struct ads_calib *out);
+int ads_calib_save(const char *cache_file, const char *key, const struct ads_calib *c);
+/* "<st_dev>:<directory>" for dir; -1 when dir cannot be stat'ed */
+int ads_calib_key(const char *dir, char *key, size_t len);
+/* $XDG_CACHE_HOME/romio-xt/ads-calibration, or under $HOME/.cache */
+int ads_calib_cache_file(char *path, size_t len);
+/* one cache line (without newline) / parse it back: pure */
+void ads_calib_format(char *line, size_t len, const char *key, const struct ads_calib *c);
+int ads_calib_parse(const char *line, const char *key, struct ads_calib *out);
+
+#endif

@@ -1,0 +1,175 @@
+/* romio-xt adaptive data sieving: the layer.  Overrides ReadStrided and
+ * WriteStrided (independent noncontiguous I/O, which two-phase also falls
+ * back to) when romio_ds_read / romio_ds_write is "adaptive". */
+#include "ads.h"
+
+#include <libgen.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+static const char *const ads_counter_names[ADS_NCOUNTERS] = {
+    [ADS_C_CALLS] = "calls", [ADS_C_DELEGATED] = "delegated", [ADS_C_COLD_CALLS] = "cold_calls",
+    [ADS_C_WINDOWS] = "windows", [ADS_C_READ_BYTES] = "bytes_read",
+    [ADS_C_WRITE_BYTES] = "bytes_written", [ADS_C_USEFUL_BYTES] = "useful_bytes",
+    [ADS_C_RMW] = "rmw", [ADS_C_THROUGH] = "through_hole", [ADS_C_SPLIT] = "split_at_hole",
+};
+
+/* the value index of "adaptive" in romio_ds_read/romio_ds_write's choices */
+static int is_adaptive(ADIO_File fd, enum xt_hint_id h)
+{
+    return strcmp(xt_hint(fd, h)->s, "adaptive") == 0;
+}
+
+static void ADIOI_ADS_ReadStrided(ADIO_File fd, void *buf, int count, MPI_Datatype dt,
+                                  int fpt, ADIO_Offset off, ADIO_Status *st, int *err)
+{
+    if (!is_adaptive(fd, XT_H_DS_READ)) {
+        xt_lower(fd, &ads_layer)->ADIOI_xxx_ReadStrided(fd, buf, count, dt, fpt, off, st, err);
+        return;
+    }
+    ads_strided(fd, buf, count, dt, fpt, off, st, err, 0);
+}
+
+static void ADIOI_ADS_WriteStrided(ADIO_File fd, const void *buf, int count, MPI_Datatype dt,
+                                   int fpt, ADIO_Offset off, ADIO_Status *st, int *err)
+{
+    if (!is_adaptive(fd, XT_H_DS_WRITE)) {
+        xt_lower(fd, &ads_layer)->ADIOI_xxx_WriteStrided(fd, buf, count, dt, fpt, off, st, err);
+        return;
+    }
+    ads_strided(fd, (void *) buf, count, dt, fpt, off, st, err, 1);
+}
+
+static int ads_wanted(const struct xt_file *xf)
+{
+    return strcmp(xf->hints[XT_H_DS_READ].s, "adaptive") == 0 ||
+        strcmp(xf->hints[XT_H_DS_WRITE].s, "adaptive") == 0;
+}
+
+/* file systems whose ROMIO driver reads and writes fd_sys with pread/pwrite */
+static int posix_fs(int file_system)
+{
+    return file_system == ADIO_UFS || file_system == ADIO_LUSTRE || file_system == ADIO_GPFS;
+}
+
+static int64_t alignment(ADIO_File fd)
+{
+    int64_t stripe = xt_hint(fd, XT_H_ADS_STRIPE)->i;
+    struct stat sb;
+    if (stripe > 0)
+        return stripe;
+    if (fd->hints->striping_unit > 0)
+        return fd->hints->striping_unit;
+    if (fd->fd_sys >= 0 && fstat(fd->fd_sys, &sb) == 0 && sb.st_blksize > 0)
+        return sb.st_blksize;
+    return 4096;
+}
+
+static int ads_open(ADIO_File fd, void *state)
+{
+    struct ads_state *st = state;
+    st->method = ads_method_find(xt_hint(fd, XT_H_ADS_METHOD)->s);
+    if (!st->method)
+        st->method = ads_method_find("adaptive");
+    /* during open, fd->fns is still the file system's own table */
+    st->direct = xt_lower(fd, &ads_layer) == fd->fns && posix_fs(fd->file_system);
+    st->align = alignment(fd);
+    ads_calibrate(fd, st);
+    return 0;
+}
+
+static void ads_close(ADIO_File fd, void *state, int *error_code)
+{
+    struct ads_state *st = state;
+    free(st->scratch);
+    st->scratch = NULL;
+}
+
+static void ads_report(ADIO_File fd, void *state, struct xt_json *j)
+{
+    static const char *const sources[] = {
+        [ADS_CAL_HINTS] = "hints", [ADS_CAL_CACHE] = "cache", [ADS_CAL_PROBE] = "probe",
+        [ADS_CAL_DEFAULTS] = "defaults"
+    };
+    const struct ads_state *st = state;
+    xt_json_str(j, "method", st->method->name);
+    xt_json_int(j, "direct_io", st->direct);
+    xt_json_int(j, "align", st->align);
+    xt_json_open(j, "calibration", '{');
+    xt_json_str(j, "source", sources[st->cal_source]);
+    xt_json_num(j, "read_latency_cold", st->cal.rd_lat_cold);
+    xt_json_num(j, "read_bandwidth_cold", st->cal.rd_bw_cold);
+    xt_json_num(j, "read_latency_warm", st->cal.rd_lat_warm);
+    xt_json_num(j, "read_bandwidth_warm", st->cal.rd_bw_warm);
+    xt_json_num(j, "write_latency", st->cal.wr_lat);
+    xt_json_num(j, "write_bandwidth", st->cal.wr_bw);
+    xt_json_close(j);
+}
+
+static const ADIOI_Fns ads_ops = {
+    .ADIOI_xxx_ReadStrided = ADIOI_ADS_ReadStrided,
+    .ADIOI_xxx_WriteStrided = ADIOI_ADS_WriteStrided,
+};
+
+const struct xt_layer ads_layer = {
+    .name = "ds_adaptive",
+    .wanted = ads_wanted,
+    .ops = &ads_ops,
+    .state_size = sizeof(struct ads_state),
+    .open = ads_open,
+    .close = ads_close,
+    .counters = ads_counter_names,
+    .ncounters = ADS_NCOUNTERS,
+    .report = ads_report,
+};
+
+/* --- calibration --------------------------------------------------------- */
+
+/* rank 0 finds (cache) or measures (probe) the costs of fd's directory */
+static int calibrate_rank0(ADIO_File fd, struct ads_calib *cal)
+{
+    char path[4096], dir[4096], key[4200], cache[4096], why[512];
+    snprintf(path, sizeof(path), "%s", fd->filename);
+    snprintf(dir, sizeof(dir), "%s", dirname(path));
+    int have_key = ads_calib_key(dir, key, sizeof(key)) == 0;
+    int have_cache = ads_calib_cache_file(cache, sizeof(cache)) == 0;
+    if (have_key && have_cache && ads_calib_load(cache, key, cal) == 0)
+        return ADS_CAL_CACHE;
+    if (ads_calib_probe(dir, cal, why, sizeof(why)) != 0) {
+        *cal = ads_calib_defaults;
+        fprintf(stderr, "romio-xt: warning: romio_ads_calibrate: %s; using built-in costs "
+                "(set romio_ads_latency and romio_ads_bandwidth to give your own)\n", why);
+        return ADS_CAL_DEFAULTS;
+    }
+    if (have_key && have_cache)
+        ads_calib_save(cache, key, cal);
+    return ADS_CAL_PROBE;
+}
+
+void ads_calibrate(ADIO_File fd, struct ads_state *st)
+{
+    double lat = xt_hint(fd, XT_H_ADS_LATENCY)->d, bw = (double) xt_hint(fd, XT_H_ADS_BANDWIDTH)->i;
+    int calibrate = strcmp(xt_hint(fd, XT_H_ADS_CALIBRATE)->s, "enable") == 0;
+    double msg[7];
+    st->cal = ads_calib_defaults;
+    st->cal_source = ADS_CAL_DEFAULTS;
+    if (calibrate && (lat <= 0 || bw <= 0)) {
+        if (xt_file(fd)->rank == 0) {
+            msg[6] = calibrate_rank0(fd, &st->cal);
+            memcpy(msg, &st->cal, sizeof(st->cal));
+        }
+        MPI_Bcast(msg, 7, MPI_DOUBLE, 0, fd->comm);
+        memcpy(&st->cal, msg, sizeof(st->cal));
+        st->cal_source = (int) msg[6];
+    }
+    if (lat > 0) {      /* the user's numbers override the measured ones */
+        st->cal.rd_lat_cold = st->cal.rd_lat_warm = st->cal.wr_lat = lat;
+        st->cal_source = ADS_CAL_HINTS;
+    }
+    if (bw > 0) {
+        st->cal.rd_bw_cold = st->cal.rd_bw_warm = st->cal.wr_bw = bw;
+        st->cal_source = ADS_CAL_HINTS;
+    }
+}

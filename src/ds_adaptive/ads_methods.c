@@ -1,0 +1,110 @@
+/* romio-xt adaptive data sieving: the decision methods.  Each is one const
+ * struct; its heuristic lives in its functions. */
+#include "ads_plan.h"
+
+#include <string.h>
+
+static int64_t min64(int64_t a, int64_t b)
+{
+    return a < b ? a : b;
+}
+
+static int64_t extent_end(const struct ads_ctx *x, const struct ads_window *w)
+{
+    return w->end;
+}
+
+/* fill the buffer as ROMIO does: the window runs to max_window bytes or to
+ * the end of the access, even past its last piece */
+static int64_t fill_end(const struct ads_ctx *x, const struct ads_window *w)
+{
+    if (w->holes == 0)
+        return w->end;      /* contiguous: nothing to sieve */
+    return min64(w->start + x->max_window, x->access_end);
+}
+
+static int never(const struct ads_ctx *x, const struct ads_window *w, int64_t gap, int64_t len)
+{
+    return 0;
+}
+
+static int always(const struct ads_ctx *x, const struct ads_window *w, int64_t gap, int64_t len)
+{
+    return 1;
+}
+
+/* Chen et al.: the hole costs less to transfer than a new request */
+static int hole_cheaper(const struct ads_ctx *x, const struct ads_window *w, int64_t gap,
+                        int64_t len)
+{
+    const struct ads_cost *k = x->is_write ? &x->c->write : &x->c->read;
+    return (double) gap / k->bw < k->lat;
+}
+
+static double read_time(const struct ads_cost *k, int64_t bytes)
+{
+    return bytes > 0 ? bytes / k->bw : 0;
+}
+
+/* reads: only alignment units the neighbours do not touch cost anything,
+ * and nothing past the end of file costs anything */
+static int adaptive_read(const struct ads_ctx *x, int64_t off, int64_t gap)
+{
+    int64_t below_eof = min64(gap, x->eof - off);
+    double hole = read_time(&x->c->read, ads_extra_bytes(off, below_eof, x->c->align));
+    return hole < x->c->read.lat;
+}
+
+/* writes: going through the gap means read-modify-write: the hole is read
+ * (below EOF) and written back; the first gap of a window also makes the
+ * window's data so far be read.  The alternative is one more write request. */
+static int adaptive_write(const struct ads_ctx *x, const struct ads_window *w, int64_t gap)
+{
+    const struct ads_costs *c = x->c;
+    int64_t below_eof = min64(gap, x->eof - w->end);
+    double cost = gap / c->write.bw + read_time(&c->read, below_eof);
+    if (w->holes == 0 && x->eof > w->start)
+        cost += c->read.lat + read_time(&c->read, min64(w->end, x->eof) - w->start);
+    return cost < c->write.lat;
+}
+
+static int adaptive(const struct ads_ctx *x, const struct ads_window *w, int64_t gap, int64_t len)
+{
+    return x->is_write ? adaptive_write(x, w, gap) : adaptive_read(x, w->end, gap);
+}
+
+static const struct ads_method ads_naive = {
+    .name = "naive", .doc = "one request per contiguous piece; never through a hole",
+    .through = never, .end = extent_end,
+};
+static const struct ads_method ads_romio = {
+    .name = "romio", .doc = "always through holes, filling the buffer (stock ROMIO's rule)",
+    .through = always, .end = fill_end,
+};
+static const struct ads_method ads_model = {
+    .name = "model", .doc = "through a hole when transferring it costs less than a request "
+        "(Chen et al.); fills the buffer",
+    .through = hole_cheaper, .end = fill_end,
+};
+static const struct ads_method ads_extent = {
+    .name = "extent", .doc = "as model, but never past the last needed byte",
+    .through = hole_cheaper, .end = extent_end,
+};
+static const struct ads_method ads_adaptive = {
+    .name = "adaptive", .doc = "model + extent + block/stripe alignment + separate read and "
+        "write costs + end-of-file and page-cache awareness",
+    .through = adaptive, .end = extent_end,
+};
+
+const struct ads_method *const ads_methods[] = {
+    &ads_naive, &ads_romio, &ads_model, &ads_extent, &ads_adaptive,
+};
+const int ads_nmethods = sizeof(ads_methods) / sizeof(ads_methods[0]);
+
+const struct ads_method *ads_method_find(const char *name)
+{
+    for (int k = 0; k < ads_nmethods; k++)
+        if (strcmp(ads_methods[k]->name, name) == 0)
+            return ads_methods[k];
+    return NULL;
+}

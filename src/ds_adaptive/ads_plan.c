@@ -1,0 +1,69 @@
+/* romio-xt adaptive data sieving: the planner (pure). */
+#include "ads_plan.h"
+
+int64_t ads_extra_bytes(int64_t off, int64_t gap, int64_t align)
+{
+    if (gap <= 0)
+        return 0;
+    if (align <= 1)
+        return gap;
+    /* units fully inside the gap, excluding those the neighbours touch */
+    int64_t first = (off + align - 1) / align;      /* first unit starting in the gap */
+    int64_t last = (off + gap) / align;             /* unit holding the next piece */
+    return last > first ? (last - first) * align : 0;
+}
+
+void ads_plan_init(struct ads_plan *p, const struct ads_method *m, const struct ads_ctx *x,
+                   int max_pieces)
+{
+    p->m = m;
+    p->x = *x;
+    p->max_pieces = max_pieces;
+    p->w = (struct ads_window) {0};
+    p->through = p->split = 0;
+}
+
+void ads_plan_start(struct ads_plan *p, int64_t off, int64_t len)
+{
+    p->w = (struct ads_window) {.start = off, .end = off + len, .npieces = 1, .data = len};
+}
+
+int ads_plan_join(struct ads_plan *p, int64_t off, int64_t len)
+{
+    struct ads_window *w = &p->w;
+    if (w->npieces == 0) {
+        ads_plan_start(p, off, len);
+        return 1;
+    }
+    int64_t gap = off - w->end;
+    if (gap < 0 || w->npieces >= p->max_pieces)
+        return 0;
+    if (gap > 0 || w->holes > 0) {
+        /* a window with holes is buffered: it must fit */
+        if (off + len - w->start > p->x.max_window)
+            return 0;
+        if (gap > 0) {
+            if (!p->m->through(&p->x, w, gap, len)) {
+                p->split++;
+                return 0;
+            }
+            p->through++;
+        }
+    }
+    w->end = off + len;
+    w->holes += gap;
+    w->data += len;
+    w->npieces++;
+    return 1;
+}
+
+struct ads_window ads_plan_window(const struct ads_plan *p)
+{
+    struct ads_window w = p->w;
+    int64_t end = p->m->end(&p->x, &w);
+    if (end > w.end) {
+        w.holes += end - w.end;
+        w.end = end;
+    }
+    return w;
+}

@@ -1,0 +1,76 @@
+/* romio-xt adaptive data sieving: grouping pieces into windows, and the
+ * decision methods (pure, no MPI).
+ *
+ * A window is one contiguous file range accessed with one request.  Pieces
+ * are fed in file order; between two pieces lies a gap (a hole).  A method
+ * decides whether the current window goes on through the gap to the next
+ * piece (reading, or read-modify-writing, the hole) or ends before it. */
+#ifndef ADS_PLAN_H
+#define ADS_PLAN_H
+
+#include <stdint.h>
+
+/* cost of one request: latency (s) + bytes / bandwidth (bytes/s) */
+struct ads_cost {
+    double lat, bw;
+};
+
+struct ads_costs {
+    struct ads_cost read, write;
+    int64_t align;      /* alignment unit: stripe size, or the block size */
+};
+
+struct ads_window {
+    int64_t start, end; /* file range [start, end) */
+    int npieces;
+    int64_t holes;      /* gap bytes inside */
+    int64_t data;       /* piece bytes inside */
+};
+
+/* what a method sees when deciding on a gap */
+struct ads_ctx {
+    const struct ads_costs *c;
+    int is_write;
+    int64_t eof;        /* file size when planned (hole bytes past it need no read) */
+    int64_t max_window;
+    int64_t access_end; /* end of the whole access */
+};
+
+struct ads_method {
+    const char *name;
+    const char *doc;
+    /* go on through gap bytes to a piece of len bytes? */
+    int (*through)(const struct ads_ctx *x, const struct ads_window *w, int64_t gap, int64_t len);
+    /* the end of a window whose last piece ends at last_end */
+    int64_t (*end)(const struct ads_ctx *x, const struct ads_window *w);
+};
+
+/* the method table; ads_method_find returns NULL for an unknown name */
+extern const struct ads_method *const ads_methods[];
+extern const int ads_nmethods;
+const struct ads_method *ads_method_find(const char *name);
+
+/* the planner */
+struct ads_plan {
+    const struct ads_method *m;
+    struct ads_ctx x;
+    int max_pieces;
+    struct ads_window w;
+    int64_t through, split;    /* decisions taken on gaps */
+};
+
+void ads_plan_init(struct ads_plan *p, const struct ads_method *m, const struct ads_ctx *x,
+                   int max_pieces);
+/* offers the next piece: 1 if it joined the current window (or started the
+ * first one), 0 if the current window must be issued first; then call
+ * ads_plan_start with the piece. */
+int ads_plan_join(struct ads_plan *p, int64_t off, int64_t len);
+void ads_plan_start(struct ads_plan *p, int64_t off, int64_t len);
+/* the current window with its final end (after the method's end rule) */
+struct ads_window ads_plan_window(const struct ads_plan *p);
+
+/* bytes of alignment units that [off, off + gap) adds to the units its
+ * neighbours touch anyway */
+int64_t ads_extra_bytes(int64_t off, int64_t gap, int64_t align);
+
+#endif

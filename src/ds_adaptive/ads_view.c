@@ -1,0 +1,92 @@
+/* romio-xt adaptive data sieving: view arithmetic (pure). */
+#include "ads_view.h"
+
+int64_t ads_view_init(struct ads_view *v, int64_t base, int64_t extent, int n,
+                      const int64_t *idx, const int64_t *len, int64_t *cum)
+{
+    v->base = base;
+    v->extent = extent;
+    v->n = n;
+    v->idx = idx;
+    v->len = len;
+    v->cum = cum;
+    cum[0] = 0;
+    for (int i = 0; i < n; i++)
+        cum[i + 1] = cum[i] + len[i];
+    return cum[n];
+}
+
+/* the block holding data byte r of a tile: last i with cum[i] <= r (len[i] > 0) */
+static int block_of(const struct ads_view *v, int64_t r)
+{
+    int lo = 0, hi = v->n - 1;
+    while (lo < hi) {
+        int mid = (lo + hi + 1) / 2;
+        if (v->cum[mid] <= r)
+            lo = mid;
+        else
+            hi = mid - 1;
+    }
+    return lo;
+}
+
+int64_t ads_view_addr(const struct ads_view *v, int64_t pos)
+{
+    int64_t size = v->cum[v->n];
+    int64_t t = pos / size, r = pos % size;
+    int i = block_of(v, r);
+    return v->base + t * v->extent + v->idx[i] + (r - v->cum[i]);
+}
+
+int64_t ads_view_pos(const struct ads_view *v, int64_t addr)
+{
+    int64_t size = v->cum[v->n], a = addr - v->base;
+    int64_t t = (a - v->idx[0]) / v->extent;
+    if (a - v->idx[0] < 0)
+        t = 0;
+    int64_t local = a - t * v->extent;
+    for (int i = 0; i < v->n; i++)
+        if (v->len[i] > 0 && v->idx[i] + v->len[i] > local)
+            return t * size + v->cum[i] + (local > v->idx[i] ? local - v->idx[i] : 0);
+    return (t + 1) * size;      /* past the last block: the next tile's start */
+}
+
+int ads_run_next(struct ads_run_iter *it, int64_t *addr, int64_t *len)
+{
+    const struct ads_view *v = it->v;
+    if (it->pos >= it->end)
+        return 0;
+    int64_t size = v->cum[v->n];
+    int64_t t = it->pos / size, r = it->pos % size;
+    int i = block_of(v, r);
+    int64_t n = v->cum[i] + v->len[i] - r;
+    if (n > it->end - it->pos)
+        n = it->end - it->pos;
+    *addr = v->base + t * v->extent + v->idx[i] + (r - v->cum[i]);
+    *len = n;
+    it->pos += n;
+    return 1;
+}
+
+void ads_piece_begin(struct ads_piece_iter *it, const struct ads_view *file, int64_t file_pos,
+                     const struct ads_view *mem, int64_t mem_pos, int64_t count)
+{
+    it->file = (struct ads_run_iter) {.v = file, .pos = file_pos, .end = file_pos + count};
+    it->mem = (struct ads_run_iter) {.v = mem, .pos = mem_pos, .end = mem_pos + count};
+    it->f_left = it->m_left = 0;
+}
+
+int ads_piece_next(struct ads_piece_iter *it, struct ads_piece *p)
+{
+    if (it->f_left == 0 && !ads_run_next(&it->file, &it->f_addr, &it->f_left))
+        return 0;
+    if (it->m_left == 0 && !ads_run_next(&it->mem, &it->m_addr, &it->m_left))
+        return 0;
+    int64_t n = it->f_left < it->m_left ? it->f_left : it->m_left;
+    *p = (struct ads_piece) {.off = it->f_addr, .mem = it->m_addr, .len = n};
+    it->f_addr += n;
+    it->f_left -= n;
+    it->m_addr += n;
+    it->m_left -= n;
+    return 1;
+}
