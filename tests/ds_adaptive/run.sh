@@ -1,0 +1,87 @@
+#!/bin/bash
+# romio-xt adaptive data sieving tests.  Env: XT_PREFIX XT_SRCDIR XT_BUILDDIR.
+set -u
+src=$XT_SRCDIR/tests/ds_adaptive
+out=$XT_BUILDDIR/tests/out/ds_adaptive
+mpiexec=$XT_PREFIX/bin/mpiexec
+rm -rf "$out" && mkdir -p "$out"
+fails=0
+# calibration results go to a private cache
+export XDG_CACHE_HOME=$out/cache
+
+run() {
+    local name=$1; shift
+    if (cd "$out" && "$@") > "$out/$name.log" 2>&1; then
+        echo "PASS ds_adaptive/$name"
+    else
+        echo "FAIL ds_adaptive/$name"
+        tail -n 15 "$out/$name.log" | sed 's/^/    /'
+        fails=$((fails + 1))
+    fi
+}
+mpirun() {
+    local n=$1; shift
+    env -u ROMIO_HINTS -u ROMIO_XT_STATS -u ROMIO_XT_STATS_FILE timeout 600 "$mpiexec" -n "$n" "$@"
+}
+
+for t in t_ads t_ads_race; do
+    "$XT_PREFIX/bin/mpicc" -O1 -g -Wall -o "$out/$t" "$src/$t.c" || { echo "FAIL ds_adaptive/build"; exit 1; }
+done
+"$XT_PREFIX/bin/mpicc" -O1 -g -o "$out/t_stats_io" "$XT_SRCDIR/tests/mpi/t_stats_io.c" || exit 1
+
+# every method equals stock ROMIO byte for byte, reads and writes
+run grid-np1 mpirun 1 ./t_ads "$out"
+run grid-np2 mpirun 2 ./t_ads "$out" quick
+# concurrent read-modify-write of interleaved pieces
+for m in romio adaptive; do run "race-$m-np2" mpirun 2 ./t_ads_race "$out/race.$m" $m 20; done
+run "race-romio-np4" mpirun 4 ./t_ads_race "$out/race4" romio 5
+
+# calibration: probed once per directory, then read from the cache
+calibration_case() {
+    local hints=$out/calib.hints
+    printf 'romio_ds_read adaptive\nromio_ds_write adaptive\n' > "$hints"
+    rm -rf "$XDG_CACHE_HOME"
+    for k in 1 2; do
+        ROMIO_HINTS=$hints ROMIO_XT_STATS=1 ROMIO_XT_STATS_FILE=$out/calib.$k.json \
+            timeout 300 "$mpiexec" -n 2 ./t_stats_io "$out/calib.dat" write > /dev/null || return 1
+    done
+    [ -s "$XDG_CACHE_HOME/romio-xt/ads-calibration" ] || { echo "no cache file"; return 1; }
+    python3 - "$out/calib.1.json" "$out/calib.2.json" <<'PY'
+import json, sys
+src = [json.loads(open(p).readline())["features"]["ds_adaptive"]["calibration"]["source"] for p in sys.argv[1:]]
+assert src == ["probe", "cache"], src
+print("calibration sources:", src)
+PY
+}
+run calibration-cache calibration_case
+
+# stats: what the layer did adds up
+stats_case() {
+    printf 'romio_ds_write adaptive\nromio_ds_read adaptive\n' > "$out/st.hints"
+    ROMIO_HINTS=$out/st.hints ROMIO_XT_STATS=1 ROMIO_XT_STATS_FILE=$out/st.json \
+        timeout 300 "$mpiexec" -n 2 ./t_stats_io "$out/st.dat" write > "$out/st.out" || return 1
+    timeout 300 "$mpiexec" -n 2 ./t_stats_io "$out/st.dat" verify || return 1
+    python3 - "$out/st.json" <<'PY'
+import json, sys
+r = json.loads(open(sys.argv[1]).readline())
+a = r["features"]["ds_adaptive"]
+assert r["layers"] == ["ds_adaptive", "stats"], r["layers"]
+assert a["calls"] == 2 and a["delegated"] == 0, a          # one strided write per rank
+assert a["useful_bytes"] == 2 * 16 * 512, a
+assert a["bytes_written"] >= a["useful_bytes"] and a["windows"] >= 2, a
+print(a)
+PY
+}
+run stats-section stats_case
+
+# a bad method name: one warning, the default used, data still right
+bad_method_case() {
+    printf 'romio_ds_write adaptive\nromio_ads_method fancy\n' > "$out/bad.hints"
+    ROMIO_HINTS=$out/bad.hints timeout 300 "$mpiexec" -n 2 ./t_stats_io "$out/bad.dat" write > "$out/bad.out" 2>&1 || return 1
+    cat "$out/bad.out"
+    [ "$(grep -c "hint romio_ads_method: bad value 'fancy' (expected one of naive|romio|model|extent|adaptive); using 'adaptive'" "$out/bad.out")" -eq 1 ] &&
+    timeout 300 "$mpiexec" -n 2 ./t_stats_io "$out/bad.dat" verify
+}
+run bad-method-hint bad_method_case
+
+exit $((fails > 0))

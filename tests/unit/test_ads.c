@@ -1,0 +1,206 @@
+/* Adaptive data sieving: views, pieces, the planner and its methods, the
+ * calibration cache format. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include "unit.h"
+#include "../../src/ds_adaptive/ads_view.h"
+#include "../../src/ds_adaptive/ads_plan.h"
+#include "../../src/ds_adaptive/ads_calib.h"
+
+/* blocks {0:3, 10:0 (a zero-length marker), 10:2, 20:5}, extent 32, base 100 */
+static const int64_t idx[] = { 0, 10, 10, 20 }, len[] = { 3, 0, 2, 5 };
+static int64_t cum[5];
+static struct ads_view v;
+
+static void setup(void)
+{
+    ck_assert_int_eq(ads_view_init(&v, 100, 32, 4, idx, len, cum), 10);
+}
+
+/* brute force: the address of every data byte, tile by tile */
+static int64_t brute_addr(int64_t pos)
+{
+    int64_t t = pos / 10, r = pos % 10;
+    for (int i = 0; i < 4; i++) {
+        if (r < len[i])
+            return 100 + t * 32 + idx[i] + r;
+        r -= len[i];
+    }
+    return -1;
+}
+
+START_TEST(addr_matches_brute_force)
+{
+    setup();
+    for (int64_t p = 0; p < 100; p++)
+        ck_assert_int_eq(ads_view_addr(&v, p), brute_addr(p));
+}
+END_TEST
+
+START_TEST(pos_inverts_addr)
+{
+    setup();
+    for (int64_t p = 0; p < 100; p++)
+        ck_assert_int_eq(ads_view_pos(&v, ads_view_addr(&v, p)), p);
+    /* an address in a hole maps to the next data byte */
+    ck_assert_int_eq(ads_view_pos(&v, 100 + 5), 3);
+    ck_assert_int_eq(ads_view_pos(&v, 100 + 26), 10);        /* after the last block */
+    ck_assert_int_eq(ads_view_pos(&v, 100 + 32 + 12), 15);
+}
+END_TEST
+
+START_TEST(runs_cover_the_access)
+{
+    setup();
+    struct ads_run_iter it = {.v = &v, .pos = 4, .end = 27};
+    int64_t a, n, total = 0, prev_end = 0, runs = 0;
+    while (ads_run_next(&it, &a, &n)) {
+        ck_assert_int_gt(n, 0);
+        ck_assert_int_ge(a, prev_end);
+        for (int64_t k = 0; k < n; k++)
+            ck_assert_int_eq(a + k, brute_addr(4 + total + k));
+        total += n;
+        prev_end = a + n;
+        runs++;
+    }
+    ck_assert_int_eq(total, 23);
+    ck_assert_int_eq(runs, 8);      /* 1 + 3 per tile in between + the last */
+}
+END_TEST
+
+START_TEST(pieces_cut_by_memory)
+{
+    setup();
+    /* memory: 4 bytes of every 6 */
+    static const int64_t midx[] = { 0 }, mlen[] = { 4 };
+    int64_t mcum[2];
+    struct ads_view m;
+    ads_view_init(&m, 1000, 6, 1, midx, mlen, mcum);
+    struct ads_piece_iter it;
+    struct ads_piece p;
+    int64_t total = 0;
+    ads_piece_begin(&it, &v, 0, &m, 0, 30);
+    while (ads_piece_next(&it, &p)) {
+        for (int64_t k = 0; k < p.len; k++) {
+            ck_assert_int_eq(p.off + k, brute_addr(total + k));
+            ck_assert_int_eq(p.mem + k, 1000 + (total + k) / 4 * 6 + (total + k) % 4);
+        }
+        total += p.len;
+    }
+    ck_assert_int_eq(total, 30);
+}
+END_TEST
+
+static const struct ads_costs costs = {
+    .read = {.lat = 100e-6, .bw = 1e9}, .write = {.lat = 2e-6, .bw = 2e9}, .align = 4096
+};
+
+/* windows for pieces of `data` bytes every `stride` bytes with method name */
+static int count_windows(const char *name, int is_write, int64_t data, int64_t stride,
+                         int n, int64_t eof, int64_t *bytes)
+{
+    struct ads_ctx x = {.c = &costs, .is_write = is_write, .eof = eof,
+        .max_window = 1 << 20, .access_end = (n - 1) * stride + data};
+    struct ads_plan p;
+    int windows = 0;
+    *bytes = 0;
+    ads_plan_init(&p, ads_method_find(name), &x, 500);
+    for (int k = 0; k < n; k++) {
+        if (!ads_plan_join(&p, k * stride, data)) {
+            struct ads_window w = ads_plan_window(&p);
+            *bytes += w.end - w.start;
+            windows++;
+            ads_plan_start(&p, k * stride, data);
+        }
+    }
+    struct ads_window w = ads_plan_window(&p);
+    *bytes += w.end - w.start;
+    return windows + 1;
+}
+
+START_TEST(methods_decide_as_documented)
+{
+    int64_t b;
+    ck_assert_ptr_null(ads_method_find("nope"));
+    /* naive: one window per piece with holes, one for contiguous pieces */
+    ck_assert_int_eq(count_windows("naive", 0, 8, 64, 100, 1 << 30, &b), 100);
+    ck_assert_int_eq(count_windows("naive", 0, 8, 8, 100, 1 << 30, &b), 1);
+    /* romio: through every hole; fills the buffer to the end of the access */
+    ck_assert_int_eq(count_windows("romio", 0, 8, 64, 100, 1 << 30, &b), 1);
+    ck_assert_int_eq(b, 99 * 64 + 8);
+    /* model: a 64 KiB hole moves in 65 us < 100 us: through; 1 MiB: split */
+    ck_assert_int_eq(count_windows("model", 0, 8, 65536, 10, 1 << 30, &b), 1);
+    ck_assert_int_eq(count_windows("model", 0, 8, 1 << 20, 10, 1 << 30, &b), 10);
+    /* extent: as model; never past the last piece */
+    ck_assert_int_eq(count_windows("extent", 0, 8, 4096, 10, 1 << 30, &b), 1);
+    ck_assert_int_eq(b, 9 * 4096 + 8);
+    /* adaptive reads: past the end of file holes are free */
+    ck_assert_int_eq(count_windows("adaptive", 0, 8, 512 << 10, 2, 8, &b), 1);
+    ck_assert_int_eq(count_windows("adaptive", 0, 8, 512 << 10, 2, 1 << 30, &b), 2);
+    /* adaptive writes: a 64-byte hole below EOF needs a read-modify-write
+     * costing more than a 2 us write: split; beyond EOF: 28 ns, through */
+    ck_assert_int_eq(count_windows("adaptive", 1, 8, 72, 10, 1 << 30, &b), 10);
+    ck_assert_int_eq(count_windows("adaptive", 1, 8, 72, 10, 0, &b), 1);
+}
+END_TEST
+
+START_TEST(buffer_bounds_windows_with_holes)
+{
+    struct ads_ctx x = {.c = &costs, .eof = 1 << 30, .max_window = 100, .access_end = 1000};
+    struct ads_plan p;
+    ads_plan_init(&p, ads_method_find("romio"), &x, 500);
+    ck_assert(ads_plan_join(&p, 0, 10));
+    ck_assert(ads_plan_join(&p, 50, 10));
+    ck_assert(!ads_plan_join(&p, 95, 10));      /* would end at 105 > 100 */
+    /* contiguous pieces without holes are not bounded by the buffer */
+    ads_plan_init(&p, ads_method_find("naive"), &x, 500);
+    ck_assert(ads_plan_join(&p, 0, 80));
+    ck_assert(ads_plan_join(&p, 80, 80));
+    /* the piece limit holds */
+    ads_plan_init(&p, ads_method_find("naive"), &x, 2);
+    ck_assert(ads_plan_join(&p, 0, 1));
+    ck_assert(ads_plan_join(&p, 1, 1));
+    ck_assert(!ads_plan_join(&p, 2, 1));
+}
+END_TEST
+
+START_TEST(alignment_extra_bytes)
+{
+    ck_assert_int_eq(ads_extra_bytes(100, 8, 4096), 0);         /* inside one block */
+    ck_assert_int_eq(ads_extra_bytes(4000, 200, 4096), 0);      /* neighbours' blocks */
+    ck_assert_int_eq(ads_extra_bytes(4096, 8192, 4096), 8192);
+    ck_assert_int_eq(ads_extra_bytes(100, 8192, 4096), 4096);
+    ck_assert_int_eq(ads_extra_bytes(100, 50, 1), 50);
+    ck_assert_int_eq(ads_extra_bytes(100, 0, 4096), 0);
+}
+END_TEST
+
+START_TEST(calibration_lines_round_trip)
+{
+    struct ads_calib c = {1.5e-5, 1.2e9, 3e-7, 4e9, 2e-6, 3e9}, d;
+    char line[512];
+    ads_calib_format(line, sizeof(line), "42:/scratch/run", &c);
+    ck_assert_int_eq(ads_calib_parse(line, "42:/scratch/run", &d), 0);
+    ck_assert(d.rd_lat_cold == c.rd_lat_cold && d.wr_bw == c.wr_bw && d.rd_bw_warm == c.rd_bw_warm);
+    ck_assert_int_eq(ads_calib_parse(line, "42:/scratch", &d), -1);    /* other key */
+    ck_assert_int_eq(ads_calib_parse("garbage", "42:/scratch/run", &d), -1);
+    ck_assert_int_eq(ads_calib_parse("0 1 1 1 1 1 k", "k", &d), -1);  /* zero latency */
+}
+END_TEST
+
+Suite *ads_suite(void)
+{
+    Suite *s = suite_create("ds_adaptive");
+    TCase *tc = tcase_create("pure");
+    tcase_add_test(tc, addr_matches_brute_force);
+    tcase_add_test(tc, pos_inverts_addr);
+    tcase_add_test(tc, runs_cover_the_access);
+    tcase_add_test(tc, pieces_cut_by_memory);
+    tcase_add_test(tc, methods_decide_as_documented);
+    tcase_add_test(tc, buffer_bounds_windows_with_holes);
+    tcase_add_test(tc, alignment_extra_bytes);
+    tcase_add_test(tc, calibration_lines_round_trip);
+    suite_add_tcase(s, tc);
+    return s;
+}
