@@ -1,35 +1,58 @@
 /* romio-xt adaptive data sieving: executing one strided call.
  *
  * Pieces (contiguous in file and memory) are grouped into windows by the
- * planner; each window is one request.  Reads go straight into the user's
- * buffer with one preadv whose iovecs put the holes into a scratch buffer.
- * Writes of hole-free windows are one pwritev from the user's buffer;
- * windows with holes are read-modify-written through the scratch buffer.
+ * planner; each window is one contiguous file range.  A window is planned
+ * first, then its pieces are walked again to move the data:
+ *  - windows of large pieces: preadv/pwritev straight between the file and
+ *    the user's buffer, holes of reads going to a scratch buffer;
+ *  - windows of small pieces, and read-modify-write windows: one pread or
+ *    pwrite of the whole window through the scratch buffer, and memcpy.
  * A write call holds one write lock over its extent, so that no other
  * process's read-modify-write can lose its bytes (or it lose theirs). */
 #define _GNU_SOURCE
 #include "ads.h"
 
 #include <errno.h>
-#include <string.h>
 #include <stdlib.h>
+#include <string.h>
 #include <sys/mman.h>
 #include <sys/stat.h>
 #include <sys/uio.h>
 #include <unistd.h>
 
-#define ADS_MAX_PIECES 500      /* each piece may add a hole iovec: < IOV_MAX */
+#define ADS_IOV 1024                /* IOV_MAX */
 #define ADS_PROBE_BYTES (256 << 10)
+#define ADS_COPY_BELOW 1024         /* average piece size under which copying beats iovecs */
 
 struct ads_call {
     ADIO_File fd;
     struct ads_state *st;
     int is_write;
     struct ads_plan plan;
-    struct ads_piece pieces[ADS_MAX_PIECES];
-    int np;
-    int64_t n_cold;
+    int64_t ctr[ADS_NCOUNTERS];
 };
+
+/* the pieces of one planned window, walked again to move the data */
+struct ads_walk {
+    struct ads_piece next;      /* the first piece, then the one after */
+    struct ads_piece_iter it;
+    int left;
+};
+
+static int walk(struct ads_walk *wk, struct ads_piece *p)
+{
+    if (wk->left-- <= 0)
+        return 0;
+    *p = wk->next;
+    if (wk->left > 0)
+        ads_piece_next(&wk->it, &wk->next);
+    return 1;
+}
+
+static void *at(int64_t addr)
+{
+    return (void *) (intptr_t) addr;
+}
 
 /* --- the two views ------------------------------------------------------- */
 
@@ -98,6 +121,7 @@ static void call_costs(const struct ads_state *st, int cold, struct ads_costs *c
 
 /* --- system calls -------------------------------------------------------- */
 
+/* all of iov at off, or up to the end of file for reads; bytes or -1 */
 static int64_t vec_io(int fd, struct iovec *iov, int n, int64_t off, int is_write)
 {
     int64_t done = 0;
@@ -123,6 +147,12 @@ static int64_t vec_io(int fd, struct iovec *iov, int n, int64_t off, int is_writ
     return done;
 }
 
+static int64_t whole_io(int fd, void *buf, int64_t len, int64_t off, int is_write)
+{
+    struct iovec iov = {buf, (size_t) len};
+    return vec_io(fd, &iov, 1, off, is_write);
+}
+
 static char *scratch(struct ads_state *st, int64_t len)
 {
     if (st->scratch_len < len) {
@@ -135,66 +165,81 @@ static char *scratch(struct ads_state *st, int64_t len)
 
 /* --- windows ------------------------------------------------------------- */
 
-static int read_window(struct ads_call *c, const struct ads_window *w)
+/* the window through the scratch buffer: read it (reads and read-modify-
+ * write) and copy pieces out, or copy pieces in and write it */
+static int copy_window(struct ads_call *c, const struct ads_window *w, struct ads_walk *wk)
 {
-    struct iovec iov[2 * ADS_MAX_PIECES + 1];
+    int64_t len = w->end - w->start, got = len;
+    int fd = c->fd->fd_sys;
+    char *b = scratch(c->st, len);
+    struct ads_piece p;
+    if (!b)
+        return ENOMEM;
+    if (!c->is_write || w->holes) {
+        got = whole_io(fd, b, len, w->start, 0);
+        if (got < 0)
+            return errno;
+        xt_note_request(c->fd, 0, len);
+    }
+    if (!c->is_write) {
+        while (walk(wk, &p)) {      /* bytes past the end of file stay untouched */
+            int64_t n = got - (p.off - w->start);
+            if (n > 0)
+                memcpy(at(p.mem), b + (p.off - w->start), n < p.len ? n : p.len);
+        }
+        return 0;
+    }
+    memset(b + got, 0, len - got);      /* holes past the end of file */
+    while (walk(wk, &p))
+        memcpy(b + (p.off - w->start), at(p.mem), p.len);
+    c->ctr[ADS_C_RMW] += w->holes > 0;
+    xt_note_request(c->fd, 1, len);
+    return whole_io(fd, b, len, w->start, 1) < 0 ? errno : 0;
+}
+
+/* the window straight between file and user buffer, in batches of iovecs;
+ * holes of reads go to the scratch buffer (writes here have no holes) */
+static int vector_window(struct ads_call *c, const struct ads_window *w, struct ads_walk *wk)
+{
+    struct iovec iov[ADS_IOV];
     char *junk = w->holes ? scratch(c->st, w->end - w->start) : NULL;
+    int64_t cur = w->start, batch = w->start, done;
     int n = 0;
-    int64_t cur = w->start;
+    struct ads_piece p;
     if (w->holes && !junk)
         return ENOMEM;
-    for (int k = 0; k < c->np; k++) {
-        const struct ads_piece *p = &c->pieces[k];
-        if (p->off > cur)
-            iov[n++] = (struct iovec) {junk, (size_t) (p->off - cur)};
-        iov[n++] = (struct iovec) {(void *) (intptr_t) p->mem, (size_t) p->len};
-        cur = p->off + p->len;
+    xt_note_request(c->fd, c->is_write, w->end - w->start);
+    while (walk(wk, &p)) {
+        if (n + 2 > ADS_IOV) {
+            done = vec_io(c->fd->fd_sys, iov, n, batch, c->is_write);
+            if (done < 0)
+                return errno;
+            if (done < cur - batch)
+                return 0;       /* end of file */
+            batch = cur;
+            n = 0;
+        }
+        if (p.off > cur)
+            iov[n++] = (struct iovec) {junk, (size_t) (p.off - cur)};
+        iov[n++] = (struct iovec) {at(p.mem), (size_t) p.len};
+        cur = p.off + p.len;
     }
     if (w->end > cur)
         iov[n++] = (struct iovec) {junk, (size_t) (w->end - cur)};
-    xt_note_request(c->fd, 0, w->end - w->start);
-    return vec_io(c->fd->fd_sys, iov, n, w->start, 0) < 0 ? errno : 0;
+    done = n ? vec_io(c->fd->fd_sys, iov, n, batch, c->is_write) : 0;
+    return done < 0 ? errno : 0;
 }
 
-static int write_pieces(struct ads_call *c, const struct ads_window *w)
-{
-    struct iovec iov[ADS_MAX_PIECES];
-    for (int k = 0; k < c->np; k++)
-        iov[k] = (struct iovec) {(void *) (intptr_t) c->pieces[k].mem, (size_t) c->pieces[k].len};
-    xt_note_request(c->fd, 1, w->end - w->start);
-    return vec_io(c->fd->fd_sys, iov, c->np, w->start, 1) < 0 ? errno : 0;
-}
-
-static int rmw_window(struct ads_call *c, const struct ads_window *w)
-{
-    int64_t len = w->end - w->start;
-    char *b = scratch(c->st, len);
-    if (!b)
-        return ENOMEM;
-    struct iovec rd = {b, (size_t) len}, wr = {b, (size_t) len};
-    xt_note_request(c->fd, 0, len);
-    int64_t got = vec_io(c->fd->fd_sys, &rd, 1, w->start, 0);
-    if (got < 0)
-        return errno;
-    memset(b + got, 0, len - got);      /* past the end of file */
-    for (int k = 0; k < c->np; k++)
-        memcpy(b + (c->pieces[k].off - w->start), (void *) (intptr_t) c->pieces[k].mem,
-               c->pieces[k].len);
-    xt_count(c->fd, &ads_layer, ADS_C_RMW, 1);
-    xt_note_request(c->fd, 1, len);
-    return vec_io(c->fd->fd_sys, &wr, 1, w->start, 1) < 0 ? errno : 0;
-}
-
-static int issue(struct ads_call *c)
+static int issue(struct ads_call *c, struct ads_walk *wk)
 {
     struct ads_window w = ads_plan_window(&c->plan);
-    int rc = !c->is_write ? read_window(c, &w) : w.holes ? rmw_window(c, &w)
-        : write_pieces(c, &w);
-    xt_count(c->fd, &ads_layer, ADS_C_WINDOWS, 1);
-    xt_count(c->fd, &ads_layer, c->is_write ? ADS_C_WRITE_BYTES : ADS_C_READ_BYTES,
-             w.end - w.start);
-    xt_count(c->fd, &ads_layer, ADS_C_USEFUL_BYTES, w.data);
-    c->np = 0;
+    int small = w.data < (int64_t) ADS_COPY_BELOW * w.npieces;
+    int64_t max = c->plan.x.max_window;
+    int rc = (w.holes && c->is_write) || (small && w.end - w.start <= max)
+        ? copy_window(c, &w, wk) : vector_window(c, &w, wk);
+    c->ctr[ADS_C_WINDOWS]++;
+    c->ctr[c->is_write ? ADS_C_WRITE_BYTES : ADS_C_READ_BYTES] += w.end - w.start;
+    c->ctr[ADS_C_USEFUL_BYTES] += w.data;
     return rc;
 }
 
@@ -205,36 +250,40 @@ static int run(struct ads_call *c, const struct ads_views *v, int64_t fpos, int6
     struct ads_piece p;
     int rc = 0;
     ads_piece_begin(&it, &v->file, fpos, &v->mem, 0, bytes);
-    while (rc == 0 && ads_piece_next(&it, &p)) {
-        if (!ads_plan_join(&c->plan, p.off, p.len)) {
-            rc = issue(c);
-            ads_plan_start(&c->plan, p.off, p.len);
-        }
-        c->pieces[c->np++] = p;
+    int have = ads_piece_next(&it, &p);
+    while (have && rc == 0) {
+        struct ads_walk wk = {.next = p, .it = it, .left = 1};
+        ads_plan_start(&c->plan, p.off, p.len);
+        while ((have = ads_piece_next(&it, &p)) && ads_plan_join(&c->plan, p.off, p.len))
+            wk.left++;
+        rc = issue(c, &wk);
     }
-    if (rc == 0 && c->np)
-        rc = issue(c);
-    xt_count(c->fd, &ads_layer, ADS_C_THROUGH, c->plan.through);
-    xt_count(c->fd, &ads_layer, ADS_C_SPLIT, c->plan.split);
+    c->ctr[ADS_C_THROUGH] += c->plan.through;
+    c->ctr[ADS_C_SPLIT] += c->plan.split;
     return rc;
 }
 
 /* --- the call ------------------------------------------------------------ */
 
-static int delegate(ADIO_File fd, struct ads_state *st, MPI_Datatype dt, int64_t bytes)
+static int delegate(ADIO_File fd, struct ads_state *st, int64_t bytes)
 {
     int file_contig;
     ADIOI_Datatype_iscontig(fd->filetype, &file_contig);
     return !st->direct || fd->atomicity || file_contig || bytes == 0;
 }
 
-static void plan_call(struct ads_call *c, const struct ads_views *v, int64_t fpos,
-                      int64_t bytes, int64_t lo, int64_t hi, struct ads_costs *costs)
+/* costs for this call; the page cache is looked at only when holes exist */
+static void plan_call(struct ads_call *c, int64_t lo, int64_t hi, int holes,
+                      struct ads_costs *costs)
 {
     ADIO_File fd = c->fd;
     struct stat sb;
-    int64_t eof = fstat(fd->fd_sys, &sb) == 0 ? sb.st_size : hi;
-    int cold = lo < eof && is_cold(fd->fd_sys, lo, (eof < hi ? eof : hi) - lo);
+    int64_t eof = hi;
+    int cold = 0;
+    if (holes) {
+        eof = fstat(fd->fd_sys, &sb) == 0 ? sb.st_size : hi;
+        cold = lo < eof && is_cold(fd->fd_sys, lo, (eof < hi ? eof : hi) - lo);
+    }
     call_costs(c->st, cold, costs);
     struct ads_ctx x = {
         .c = costs, .is_write = c->is_write, .eof = eof, .access_end = hi,
@@ -242,8 +291,33 @@ static void plan_call(struct ads_call *c, const struct ads_views *v, int64_t fpo
     };
     if (x.max_window <= 0)
         x.max_window = 4 << 20;
-    ads_plan_init(&c->plan, c->st->method, &x, ADS_MAX_PIECES);
-    xt_count(fd, &ads_layer, ADS_C_COLD_CALLS, cold);
+    ads_plan_init(&c->plan, c->st->method, &x, 1 << 30);
+    c->ctr[ADS_C_COLD_CALLS] += cold;
+}
+
+static int strided_call(ADIO_File fd, struct ads_state *st, const struct ads_views *v,
+                        int is_write, int64_t fpos, int64_t bytes)
+{
+    int64_t lo = ads_view_addr(&v->file, fpos), hi = ads_view_addr(&v->file, fpos + bytes - 1) + 1;
+    int holes = hi - lo > bytes;
+    /* other writers' read-modify-writes could overlap ours, and ours theirs */
+    int lock = is_write && (holes || xt_file(fd)->nprocs > 1);
+    struct ads_call *c = calloc(1, sizeof(*c));
+    struct ads_costs costs;
+    if (!c)
+        return ENOMEM;
+    *c = (struct ads_call) {.fd = fd, .st = st, .is_write = is_write};
+    if (lock)
+        ADIOI_WRITE_LOCK(fd, lo, SEEK_SET, hi - lo);
+    plan_call(c, lo, hi, holes, &costs);
+    int rc = run(c, v, fpos, bytes);
+    if (lock)
+        ADIOI_UNLOCK(fd, lo, SEEK_SET, hi - lo);
+    for (int k = 0; k < ADS_NCOUNTERS; k++)
+        if (c->ctr[k])
+            xt_count(fd, &ads_layer, k, c->ctr[k]);
+    free(c);
+    return rc;
 }
 
 void ads_strided(ADIO_File fd, void *buf, int count, MPI_Datatype dt, int fpt,
@@ -251,13 +325,13 @@ void ads_strided(ADIO_File fd, void *buf, int count, MPI_Datatype dt, int fpt,
 {
     static char myname[] = "ADIOI_ADS_STRIDED";
     struct ads_state *st = xt_slot_of(fd, &ads_layer)->state;
+    const ADIOI_Fns *lower = xt_lower(fd, &ads_layer);
     MPI_Count size;
     struct ads_views v;
     MPI_Type_size_x(dt, &size);
     int64_t bytes = (int64_t) size * count;
-    const ADIOI_Fns *lower = xt_lower(fd, &ads_layer);
     xt_count(fd, &ads_layer, ADS_C_CALLS, 1);
-    if (delegate(fd, st, dt, bytes) || views_init(&v, fd, buf, dt, bytes) != 0) {
+    if (delegate(fd, st, bytes) || views_init(&v, fd, buf, dt, bytes) != 0) {
         xt_count(fd, &ads_layer, ADS_C_DELEGATED, 1);
         if (is_write)
             lower->ADIOI_xxx_WriteStrided(fd, buf, count, dt, fpt, offset, status, error_code);
@@ -267,24 +341,11 @@ void ads_strided(ADIO_File fd, void *buf, int count, MPI_Datatype dt, int fpt,
     }
     int64_t fpos = fpt == ADIO_INDIVIDUAL ? ads_view_pos(&v.file, fd->fp_ind)
         : (int64_t) offset * fd->etype_size;
-    int64_t lo = ads_view_addr(&v.file, fpos), hi = ads_view_addr(&v.file, fpos + bytes - 1) + 1;
-    struct ads_call *c = calloc(1, sizeof(*c));
-    struct ads_costs costs;
-    int rc = ENOMEM;
-    if (c) {
-        *c = (struct ads_call) {.fd = fd, .st = st, .is_write = is_write};
-        if (is_write)
-            ADIOI_WRITE_LOCK(fd, lo, SEEK_SET, hi - lo);
-        plan_call(c, &v, fpos, bytes, lo, hi, &costs);
-        rc = run(c, &v, fpos, bytes);
-        if (is_write)
-            ADIOI_UNLOCK(fd, lo, SEEK_SET, hi - lo);
-        free(c);
-    }
+    int rc = strided_call(fd, st, &v, is_write, fpos, bytes);
     if (fpt == ADIO_INDIVIDUAL)
         fd->fp_ind = ads_view_addr(&v.file, fpos + bytes);
-    free(v.cum);
     fd->fp_sys_posn = -1;
+    free(v.cum);
     *error_code = rc ? ADIOI_Err_create_code(myname, fd->filename, rc) : MPI_SUCCESS;
     if (rc == 0)
         MPIR_Status_set_bytes(status, dt, bytes);

@@ -51,18 +51,34 @@ int64_t ads_view_pos(const struct ads_view *v, int64_t addr)
     return (t + 1) * size;      /* past the last block: the next tile's start */
 }
 
+void ads_run_begin(struct ads_run_iter *it, const struct ads_view *v, int64_t pos, int64_t count)
+{
+    *it = (struct ads_run_iter) {.v = v, .pos = pos, .end = pos + count};
+}
+
 int ads_run_next(struct ads_run_iter *it, int64_t *addr, int64_t *len)
 {
     const struct ads_view *v = it->v;
     if (it->pos >= it->end)
         return 0;
     int64_t size = v->cum[v->n];
-    int64_t t = it->pos / size, r = it->pos % size;
-    int i = block_of(v, r);
-    int64_t n = v->cum[i] + v->len[i] - r;
+    if (!it->started) {
+        it->tile = it->pos / size;
+        it->blk = block_of(v, it->pos % size);
+        it->started = 1;
+    }
+    while (v->len[it->blk] == 0 ||
+           it->pos >= it->tile * size + v->cum[it->blk] + v->len[it->blk]) {
+        if (++it->blk == v->n) {        /* next tile */
+            it->blk = 0;
+            it->tile++;
+        }
+    }
+    int64_t r = it->pos - it->tile * size - v->cum[it->blk];
+    int64_t n = v->len[it->blk] - r;
     if (n > it->end - it->pos)
         n = it->end - it->pos;
-    *addr = v->base + t * v->extent + v->idx[i] + (r - v->cum[i]);
+    *addr = v->base + it->tile * v->extent + v->idx[it->blk] + r;
     *len = n;
     it->pos += n;
     return 1;
@@ -71,8 +87,8 @@ int ads_run_next(struct ads_run_iter *it, int64_t *addr, int64_t *len)
 void ads_piece_begin(struct ads_piece_iter *it, const struct ads_view *file, int64_t file_pos,
                      const struct ads_view *mem, int64_t mem_pos, int64_t count)
 {
-    it->file = (struct ads_run_iter) {.v = file, .pos = file_pos, .end = file_pos + count};
-    it->mem = (struct ads_run_iter) {.v = mem, .pos = mem_pos, .end = mem_pos + count};
+    ads_run_begin(&it->file, file, file_pos, count);
+    ads_run_begin(&it->mem, mem, mem_pos, count);
     it->f_left = it->m_left = 0;
 }
 

@@ -22,10 +22,13 @@ int64_t ads_view_addr(const struct ads_view *v, int64_t pos);
 /* data position of the first data byte at or after address addr */
 int64_t ads_view_pos(const struct ads_view *v, int64_t addr);
 
-/* walks the contiguous runs of [pos, pos + count) */
+/* walks the contiguous runs of [pos, pos + count): O(1) per run */
 struct ads_run_iter {
     const struct ads_view *v;
     int64_t pos, end;
+    int64_t tile;       /* tile and block of pos, once started */
+    int blk;
+    int started;
 };
 /* next run: its address and length; 0 when done */
 int ads_run_next(struct ads_run_iter *it, int64_t *addr, int64_t *len);
@@ -42,6 +45,7 @@ struct ads_piece_iter {
     struct ads_run_iter file, mem;
     int64_t f_addr, f_left, m_addr, m_left;
 };
+void ads_run_begin(struct ads_run_iter *it, const struct ads_view *v, int64_t pos, int64_t count);
 void ads_piece_begin(struct ads_piece_iter *it, const struct ads_view *file, int64_t file_pos,
                      const struct ads_view *mem, int64_t mem_pos, int64_t count);
 int ads_piece_next(struct ads_piece_iter *it, struct ads_piece *p);

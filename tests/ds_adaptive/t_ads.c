@@ -15,7 +15,7 @@ static const char *const kind_names[] = { "vector", "indexed", "struct", "subarr
 
 struct grid_case {
     enum kind kind;
-    int data, hole, init, mem_noncontig, bufsize;
+    int data, hole, init, mem_noncontig, bufsize, many;
 };
 
 static int rank, nprocs;
@@ -27,6 +27,8 @@ static void make_view(const struct grid_case *g, MPI_Datatype *ft, MPI_Offset *d
     int n = 1 + (64 << 10) / (g->data + g->hole + 1);        /* ~64 KiB extent per rank */
     if (n > 40)
         n = 40;
+    if (g->many)
+        n = 3000;       /* windows of more pieces than one preadv takes */
     int stride = nprocs * g->data + g->hole;
     *disp = g->init + (MPI_Offset) rank * g->data;
     if (g->kind == VECTOR) {
@@ -34,7 +36,7 @@ static void make_view(const struct grid_case *g, MPI_Datatype *ft, MPI_Offset *d
         *nbytes = n * g->data;
     } else if (g->kind == INDEXED) {
         /* irregular blocks inside each period, shorter than data */
-        int len[40], at[40];
+        int len[3000], at[3000];
         *nbytes = 0;
         for (int k = 0; k < n; k++) {
             len[k] = 1 + (g->data * (k % 3 + 1)) / 3 - (k % 3 == 2 ? 0 : 1);
@@ -45,9 +47,9 @@ static void make_view(const struct grid_case *g, MPI_Datatype *ft, MPI_Offset *d
         MPI_Type_indexed(n, len, at, MPI_BYTE, ft);
     } else if (g->kind == STRUCT) {
         /* byte blocks and int blocks (when data is a multiple of 4) */
-        int len[40];
-        MPI_Aint at[40];
-        MPI_Datatype types[40];
+        int len[3000];
+        MPI_Aint at[3000];
+        MPI_Datatype types[3000];
         *nbytes = 0;
         for (int k = 0; k < n; k++) {
             int ints = g->data % 4 == 0 && k % 2;
@@ -174,8 +176,9 @@ static size_t buf_len(const struct grid_case *g)
 
 static void describe(char *s, size_t n, const struct grid_case *g)
 {
-    snprintf(s, n, "%s data=%d hole=%d init=%d mem=%s buf=%d", kind_names[g->kind], g->data,
-             g->hole, g->init, g->mem_noncontig ? "strided" : "contig", g->bufsize);
+    snprintf(s, n, "%s data=%d hole=%d init=%d mem=%s buf=%d%s", kind_names[g->kind], g->data,
+             g->hole, g->init, g->mem_noncontig ? "strided" : "contig", g->bufsize,
+             g->many ? " many" : "");
 }
 
 static int check_writes(const struct grid_case *g, int iter)
@@ -186,14 +189,14 @@ static int check_writes(const struct grid_case *g, int iter)
     for (size_t k = 0; k < len; k++)
         buf[k] = (unsigned char) (rank * 61 + k * 7 + iter);
     snprintf(ref, sizeof(ref), "%s/w-ref", dir);
-    background(ref, 3 * (64 << 10));
+    background(ref, g->many ? 4 << 20 : 3 * (64 << 10));
     access_once(ref, g, NULL, buf, 1, iter % 2);
     MPI_Offset rsize = 0, size = 0;
     unsigned char *want = rank == 0 ? slurp(ref, &rsize) : NULL;
     int bad = 0;
     for (int m = 0; m < NMETHODS; m++) {
         snprintf(path, sizeof(path), "%s/w-%s", dir, methods[m]);
-        background(path, 3 * (64 << 10));
+        background(path, g->many ? 4 << 20 : 3 * (64 << 10));
         access_once(path, g, methods[m], buf, 1, iter % 2);
         if (rank == 0) {
             unsigned char *got = slurp(path, &size);
@@ -217,7 +220,7 @@ static int check_reads(const struct grid_case *g)
     unsigned char *want = malloc(len + 1), *got = malloc(len + 1);
     snprintf(path, sizeof(path), "%s/r", dir);
     /* the file ends inside the views: reads cross the end of file */
-    background(path, g->init + (MPI_Offset) (24 << 10));
+    background(path, g->init + (MPI_Offset) (g->many ? 4 << 20 : 24 << 10));
     memset(want, 0xee, len);
     access_once(path, g, NULL, want, 0, 0);
     int bad = 0;
@@ -260,6 +263,16 @@ int main(int argc, char **argv)
                     bad += check_reads(&g);
                     cases++;
                 }
+    /* many pieces per window: iovec batches and long copy windows */
+    static const struct grid_case many[] = {
+        {VECTOR, 2048, 8, 5, 0, 1 << 20, 1}, {INDEXED, 4096, 100, 0, 0, 4 << 20, 1},
+        {VECTOR, 1500, 0, 0, 1, 1 << 20, 1}, {STRUCT, 8, 8, 3, 0, 65536, 1},
+        {VECTOR, 3000, 3, 0, 1, 8 << 20, 1},
+    };
+    for (size_t k = 0; k < sizeof(many) / sizeof(many[0]); k++, cases++) {
+        bad += check_writes(&many[k], cases);
+        bad += check_reads(&many[k]);
+    }
     if (rank == 0)
         printf("%d cases x %d methods, %d mismatches\n", cases, NMETHODS, bad);
     return t_finish("t_ads");

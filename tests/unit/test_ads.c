@@ -53,7 +53,8 @@ END_TEST
 START_TEST(runs_cover_the_access)
 {
     setup();
-    struct ads_run_iter it = {.v = &v, .pos = 4, .end = 27};
+    struct ads_run_iter it;
+    ads_run_begin(&it, &v, 4, 23);
     int64_t a, n, total = 0, prev_end = 0, runs = 0;
     while (ads_run_next(&it, &a, &n)) {
         ck_assert_int_gt(n, 0);

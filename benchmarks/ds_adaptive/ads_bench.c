@@ -1,0 +1,144 @@
+/* Noncontiguous sweep for adaptive data sieving (1 rank).
+ *   ads_bench --dir DIR [--reps N] [--data-budget BYTES] [--extent-budget BYTES]
+ * For every (data, hole) cell of a vector file view: a write (file evicted
+ * from the page cache first, MPI_File_sync included), a warm read and a cold
+ * read (file evicted first).  Hints come from ROMIO_HINTS (the harness's
+ * configs).  Each call moves min(data budget, extent budget) worth of the
+ * pattern.  Reads are checked against the file's known contents.
+ * One line per measurement:
+ *   RESULT mode=M data=D hole=H rep=R bytes=B seconds=S MBps=X file=F */
+#define _GNU_SOURCE
+#include <fcntl.h>
+#include <mpi.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+static const long long datas[] = { 8, 64, 512, 4096, 32768, 262144, 1048576 };
+static const long long holes[] = { 0, 8, 64, 512, 4096, 32768, 262144, 1048576, 4194304 };
+enum { NDATA = 7, NHOLE = 9 };
+
+static long long data_budget = 1 << 20, extent_budget = 64 << 20;
+
+static unsigned char pattern(long long off)
+{
+    return (unsigned char) ((off * 131 + (off >> 9)) & 0xff);
+}
+
+/* the dense file every cell reads and writes, in the page cache or not */
+static void make_dense(const char *path, long long size)
+{
+    int fd = open(path, O_WRONLY | O_CREAT | O_TRUNC, 0644);
+    unsigned char *b = malloc(1 << 20);
+    if (fd < 0 || !b) {
+        perror(path);
+        exit(1);
+    }
+    for (long long off = 0; off < size; off += 1 << 20) {
+        for (int k = 0; k < 1 << 20; k++)
+            b[k] = pattern(off + k);
+        if (pwrite(fd, b, 1 << 20, off) != 1 << 20) {
+            perror("pwrite");
+            exit(1);
+        }
+    }
+    fsync(fd);
+    close(fd);
+    free(b);
+}
+
+static void evict(const char *path)
+{
+    int fd = open(path, O_RDONLY);
+    if (fd >= 0) {
+        fdatasync(fd);
+        posix_fadvise(fd, 0, 0, POSIX_FADV_DONTNEED);
+        close(fd);
+    }
+}
+
+static long long pieces(long long data, long long hole)
+{
+    long long n = data_budget / data, m = extent_budget / (data + hole);
+    n = n < m ? n : m;
+    return n > 0 ? n : 1;
+}
+
+/* read check: piece k of the view holds the dense pattern at its offset */
+static int verify(const unsigned char *buf, long long n, long long data, long long hole)
+{
+    for (long long k = 0; k < n; k++)
+        for (long long b = 0; b < data; b++)
+            if (buf[k * data + b] != pattern(k * (data + hole) + b))
+                return 0;
+    return 1;
+}
+
+static double measure(const char *path, const char *mode, long long data, long long hole,
+                      unsigned char *buf, int check)
+{
+    MPI_File fh;
+    MPI_Datatype ft;
+    long long n = pieces(data, hole);
+    int is_write = strcmp(mode, "write") == 0;
+    if (strcmp(mode, "read_warm") != 0)
+        evict(path);
+    MPI_Type_vector((int) n, (int) data, (int) (data + hole), MPI_BYTE, &ft);
+    MPI_Type_commit(&ft);
+    MPI_File_open(MPI_COMM_WORLD, path, MPI_MODE_RDWR, MPI_INFO_NULL, &fh);
+    MPI_File_set_view(fh, 0, MPI_BYTE, ft, "native", MPI_INFO_NULL);
+    if (strcmp(mode, "read_warm") == 0)     /* warm up: the same read once */
+        MPI_File_read_at(fh, 0, buf, (int) (n * data), MPI_BYTE, MPI_STATUS_IGNORE);
+    double t0 = MPI_Wtime();
+    if (is_write) {
+        MPI_File_write_at(fh, 0, buf, (int) (n * data), MPI_BYTE, MPI_STATUS_IGNORE);
+        MPI_File_sync(fh);
+    } else {
+        MPI_File_read_at(fh, 0, buf, (int) (n * data), MPI_BYTE, MPI_STATUS_IGNORE);
+    }
+    double t = MPI_Wtime() - t0;
+    MPI_File_close(&fh);
+    MPI_Type_free(&ft);
+    if (check && !is_write && !verify(buf, n, data, hole)) {
+        fprintf(stderr, "VERIFY FAILED: %s data=%lld hole=%lld\n", mode, data, hole);
+        MPI_Abort(MPI_COMM_WORLD, 1);
+    }
+    return t;
+}
+
+int main(int argc, char **argv)
+{
+    const char *dir = ".";
+    int reps = 3;
+    MPI_Init(&argc, &argv);
+    for (int a = 1; a + 1 < argc; a += 2) {
+        if (!strcmp(argv[a], "--dir")) dir = argv[a + 1];
+        else if (!strcmp(argv[a], "--reps")) reps = atoi(argv[a + 1]);
+        else if (!strcmp(argv[a], "--data-budget")) data_budget = atoll(argv[a + 1]);
+        else if (!strcmp(argv[a], "--extent-budget")) extent_budget = atoll(argv[a + 1]);
+    }
+    char path[4096];
+    snprintf(path, sizeof(path), "%s/ads-dense.dat", dir);
+    make_dense(path, extent_budget + (8 << 20));
+    unsigned char *buf = malloc(data_budget + (1 << 20));
+    static const char *const modes[] = { "write", "read_warm", "read_cold" };
+    for (int d = 0; d < NDATA; d++)
+        for (int h = 0; h < NHOLE; h++)
+            for (int m = 0; m < 3; m++)
+                for (int r = 0; r < reps; r++) {
+                    long long n = pieces(datas[d], holes[h]);
+                    if (m == 0)     /* writes put the pattern back: reads stay checkable */
+                        for (long long k = 0; k < n * datas[d]; k++)
+                            buf[k] = pattern(k / datas[d] * (datas[d] + holes[h]) + k % datas[d]);
+                    double t = measure(path, modes[m], datas[d], holes[h], buf, r == 0);
+                    printf("RESULT mode=%s data=%lld hole=%lld rep=%d bytes=%lld seconds=%.9f "
+                           "MBps=%.3f file=%s\n", modes[m], datas[d], holes[h], r, n * datas[d],
+                           t, n * datas[d] / t / 1e6, path);
+                    fflush(stdout);
+                }
+    unlink(path);
+    free(buf);
+    MPI_Finalize();
+    return 0;
+}

@@ -1,0 +1,150 @@
+#!/usr/bin/env python3
+"""Adaptive data sieving benchmark report: heatmaps and the issue's targets.
+
+usage: ads_report.py TIME_CSV COUNT_CSV OUTDIR
+TIME_CSV: harness output of ads-time.json (no stats layer: clean timings);
+COUNT_CSV: of ads-count.json (stats on: requests and bytes per cell).
+Writes OUTDIR/ads-heatmap.png, ads-requests.png, ads-summary.md (and prints it).
+"""
+import csv
+import math
+import os
+import statistics
+import sys
+from collections import defaultdict
+
+MODES = ["write", "read_warm", "read_cold"]
+
+
+def load(path):
+    return list(csv.DictReader(open(path)))
+
+
+def medians(rows):
+    """(config, mode, data, hole) -> median seconds"""
+    acc = defaultdict(list)
+    for r in rows:
+        acc[(r["config"], r["mode"], int(float(r["data"])), int(float(r["hole"])))].append(float(r["seconds"]))
+    return {k: statistics.median(v) for k, v in acc.items()}
+
+
+def counts(rows):
+    """(config, mode, data, hole) -> (requests, bytes moved)"""
+    out = {}
+    for r in rows:
+        key = (r["config"], r["mode"], int(float(r["data"])), int(float(r["hole"])))
+        req = sum(float(r.get(f"stats.fs_requests.{d}.count") or 0) for d in ("read", "write"))
+        moved = sum(float(r.get(f"stats.fs_requests.{d}.bytes") or 0) for d in ("read", "write"))
+        out[key] = (req, moved)
+    return out
+
+
+def axes(t):
+    datas = sorted({k[2] for k in t})
+    holes = sorted({k[3] for k in t})
+    return datas, holes
+
+
+def human(n):
+    for unit, size in (("Mi", 1 << 20), ("Ki", 1 << 10)):
+        if n >= size and n % size == 0:
+            return f"{n // size}{unit}"
+    return str(n)
+
+
+def ratios(t):
+    """per cell: best stock time / adaptive time (higher is better)"""
+    out = {}
+    for (cfg, mode, d, h), ta in t.items():
+        if cfg != "adaptive":
+            continue
+        best = min(t[("enable", mode, d, h)], t[("disable", mode, d, h)])
+        out[(mode, d, h)] = (best / ta, t[("enable", mode, d, h)] / ta)
+    return out
+
+
+def heatmap(t, rat, path):
+    import matplotlib
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+    from matplotlib.colors import LogNorm
+    datas, holes = axes(t)
+    fig, axs = plt.subplots(1, 3, figsize=(18, 6))
+    for ax, mode in zip(axs, MODES):
+        grid = [[rat[(mode, d, h)][0] for h in holes] for d in datas]
+        im = ax.imshow(grid, cmap="RdYlGn", norm=LogNorm(vmin=0.25, vmax=4), origin="lower")
+        for i, d in enumerate(datas):
+            for j, h in enumerate(holes):
+                ax.text(j, i, f"{grid[i][j]:.2f}", ha="center", va="center", fontsize=7)
+        ax.set_xticks(range(len(holes)), [human(h) for h in holes], rotation=45)
+        ax.set_yticks(range(len(datas)), [human(d) for d in datas])
+        ax.set_xlabel("hole (bytes)")
+        ax.set_ylabel("data per piece (bytes)")
+        ax.set_title(f"{mode}: best(stock enable, disable) time / adaptive time")
+    fig.colorbar(im, ax=axs, shrink=0.7, label=">1: adaptive faster")
+    fig.savefig(path, dpi=110, bbox_inches="tight")
+
+
+def request_map(t, cnt, path):
+    import matplotlib
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+    datas, holes = axes(t)
+    fig, axs = plt.subplots(1, 3, figsize=(18, 6))
+    for ax, mode in zip(axs, MODES):
+        grid = [[cnt.get(("adaptive", mode, d, h), (0, 0))[0] for h in holes] for d in datas]
+        ax.imshow([[math.log10(v + 1) for v in row] for row in grid], cmap="Blues", origin="lower")
+        for i, d in enumerate(datas):
+            for j, h in enumerate(holes):
+                n = cnt.get(("naive", mode, d, h), (0, 0))[0]
+                ax.text(j, i, f"{grid[i][j]:.0f}\n/{n:.0f}", ha="center", va="center", fontsize=6)
+        ax.set_xticks(range(len(holes)), [human(h) for h in holes], rotation=45)
+        ax.set_yticks(range(len(datas)), [human(d) for d in datas])
+        ax.set_xlabel("hole (bytes)")
+        ax.set_ylabel("data per piece (bytes)")
+        ax.set_title(f"{mode}: file-system requests, adaptive / naive")
+    fig.savefig(path, dpi=110, bbox_inches="tight")
+
+
+def targets(t, rat, cnt):
+    lines = []
+    worst = min(rat.items(), key=lambda kv: kv[1][0])
+    lines.append(f"- adaptive >= 0.9 x best stock in every cell: "
+                 f"{'MET' if worst[1][0] >= 0.9 else 'MISSED'} (worst {worst[1][0]:.2f} at "
+                 f"{worst[0][0]} data={human(worst[0][1])} hole={human(worst[0][2])}; "
+                 f"{sum(1 for v in rat.values() if v[0] < 0.9)} of {len(rat)} cells below 0.9)")
+    gm = math.exp(statistics.mean(math.log(v[0]) for v in rat.values()))
+    lines.append(f"- geometric mean over all cells >= 1.0: {'MET' if gm >= 1.0 else 'MISSED'} ({gm:.3f})")
+    big = {k: v for k, v in rat.items() if k[2] >= 1 << 20}
+    wb = min(big.items(), key=lambda kv: kv[1][1])
+    lines.append(f"- >= 2 x stock enable where holes >= 1 MiB: {'MET' if wb[1][1] >= 2 else 'MISSED'} "
+                 f"(worst {wb[1][1]:.2f} at {wb[0][0]} data={human(wb[0][1])} hole={human(wb[0][2])})")
+    more_req = [k for k in rat if cnt.get(("adaptive",) + k, (0, 0))[0] > cnt.get(("naive",) + k, (0, 0))[0]]
+    more_bytes = [k for k in rat if cnt.get(("adaptive",) + k, (0, 0))[1] > cnt.get(("enable",) + k, (0, 0))[1]]
+    lines.append(f"- never more requests than naive: {'MET' if not more_req else 'MISSED'} "
+                 f"({len(more_req)} cells: {more_req[:5]})")
+    lines.append(f"- never more bytes moved than stock enable: {'MET' if not more_bytes else 'MISSED'} "
+                 f"({len(more_bytes)} cells: {more_bytes[:5]})")
+    for mode in MODES:
+        sub = [v[0] for k, v in rat.items() if k[0] == mode]
+        lines.append(f"- {mode}: geometric mean {math.exp(statistics.mean(math.log(x) for x in sub)):.3f}, "
+                     f"min {min(sub):.2f}, max {max(sub):.2f}")
+    return lines
+
+
+def main(time_csv, count_csv, outdir):
+    t = medians(load(time_csv))
+    cnt = counts(load(count_csv))
+    rat = ratios(t)
+    heatmap(t, rat, os.path.join(outdir, "ads-heatmap.png"))
+    request_map(t, cnt, os.path.join(outdir, "ads-requests.png"))
+    text = "# Adaptive data sieving: noncontiguous sweep (1 rank, vector view)\n\n"
+    text += "Ratios are best(stock enable, stock disable) time / adaptive time per cell " \
+            "(median of the runs); > 1 means adaptive is faster.\n\n"
+    text += "\n".join(targets(t, rat, cnt)) + "\n"
+    open(os.path.join(outdir, "ads-summary.md"), "w").write(text)
+    print(text)
+
+
+if __name__ == "__main__":
+    main(*sys.argv[1:4])
