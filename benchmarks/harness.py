@@ -320,7 +320,11 @@ def write_outputs(rows, cfg, out):
     table = markdown(keys, groups, names, cfg["metric"])
     with open(base + ".md", "w") as f:
         f.write(table)
-    plot(keys, groups, names, cfg, base + ".png")
+    if cfg.get("plot", True) and len(groups) <= 60:
+        plot(keys, groups, names, cfg, base + ".png")
+    else:
+        print(f"harness: no generic plot ({len(groups)} groups); the benchmark plots its own",
+              file=sys.stderr)
     return table
 
 

@@ -2,11 +2,12 @@
  *   ads_bench --dir DIR [--reps N] [--data-budget BYTES] [--extent-budget BYTES]
  * For every (data, hole) cell of a vector file view: a write (file evicted
  * from the page cache first, MPI_File_sync included), a warm read and a cold
- * read (file evicted first).  Hints come from ROMIO_HINTS (the harness's
- * configs).  Each call moves min(data budget, extent budget) worth of the
- * pattern.  Reads are checked against the file's known contents.
- * One line per measurement:
- *   RESULT mode=M data=D hole=H rep=R bytes=B seconds=S MBps=X file=F */
+ * read (file evicted first), each under every variant in turn (stock
+ * disable, stock enable, and each adaptive method, set by MPI_Info), so that
+ * all variants of a cell are measured under the same machine load.  Each
+ * call moves min(data budget, extent budget) worth of the pattern.  Reads
+ * are checked against the file's known contents.  One line per measurement:
+ *   RESULT variant=V mode=M data=D hole=H rep=R bytes=B seconds=S MBps=X file=F */
 #define _GNU_SOURCE
 #include <fcntl.h>
 #include <mpi.h>
@@ -20,6 +21,27 @@ static const long long holes[] = { 0, 8, 64, 512, 4096, 32768, 262144, 1048576, 
 enum { NDATA = 7, NHOLE = 9 };
 
 static long long data_budget = 1 << 20, extent_budget = 64 << 20;
+
+static const struct variant {
+    const char *name, *ds, *method;
+} variants[] = {
+    {"disable", "disable", NULL}, {"enable", "enable", NULL},
+    {"naive", "adaptive", "naive"}, {"romio", "adaptive", "romio"},
+    {"model", "adaptive", "model"}, {"extent", "adaptive", "extent"},
+    {"adaptive", "adaptive", "adaptive"},
+};
+enum { NVARIANTS = sizeof(variants) / sizeof(variants[0]) };
+
+static MPI_Info variant_info(const struct variant *v)
+{
+    MPI_Info info;
+    MPI_Info_create(&info);
+    MPI_Info_set(info, "romio_ds_read", (char *) v->ds);
+    MPI_Info_set(info, "romio_ds_write", (char *) v->ds);
+    if (v->method)
+        MPI_Info_set(info, "romio_ads_method", (char *) v->method);
+    return info;
+}
 
 static unsigned char pattern(long long off)
 {
@@ -75,9 +97,10 @@ static int verify(const unsigned char *buf, long long n, long long data, long lo
     return 1;
 }
 
-static double measure(const char *path, const char *mode, long long data, long long hole,
-                      unsigned char *buf, int check)
+static double measure(const char *path, const struct variant *var, const char *mode,
+                      long long data, long long hole, unsigned char *buf, int check)
 {
+    MPI_Info info = variant_info(var);
     MPI_File fh;
     MPI_Datatype ft;
     long long n = pieces(data, hole);
@@ -86,7 +109,8 @@ static double measure(const char *path, const char *mode, long long data, long l
         evict(path);
     MPI_Type_vector((int) n, (int) data, (int) (data + hole), MPI_BYTE, &ft);
     MPI_Type_commit(&ft);
-    MPI_File_open(MPI_COMM_WORLD, path, MPI_MODE_RDWR, MPI_INFO_NULL, &fh);
+    MPI_File_open(MPI_COMM_WORLD, path, MPI_MODE_RDWR, info, &fh);
+    MPI_Info_free(&info);
     MPI_File_set_view(fh, 0, MPI_BYTE, ft, "native", MPI_INFO_NULL);
     if (strcmp(mode, "read_warm") == 0)     /* warm up: the same read once */
         MPI_File_read_at(fh, 0, buf, (int) (n * data), MPI_BYTE, MPI_STATUS_IGNORE);
@@ -101,11 +125,27 @@ static double measure(const char *path, const char *mode, long long data, long l
     MPI_File_close(&fh);
     MPI_Type_free(&ft);
     if (check && !is_write && !verify(buf, n, data, hole)) {
-        fprintf(stderr, "VERIFY FAILED: %s data=%lld hole=%lld\n", mode, data, hole);
+        fprintf(stderr, "VERIFY FAILED: %s %s data=%lld hole=%lld\n", var->name, mode, data, hole);
         MPI_Abort(MPI_COMM_WORLD, 1);
     }
     return t;
 }
+
+static void run_one(const char *path, const struct variant *var, const char *mode,
+                    long long data, long long hole, int rep, unsigned char *buf)
+{
+    long long n = pieces(data, hole);
+    if (strcmp(mode, "write") == 0)     /* writes put the pattern back: reads stay checkable */
+        for (long long k = 0; k < n * data; k++)
+            buf[k] = pattern(k / data * (data + hole) + k % data);
+    double t = measure(path, var, mode, data, hole, buf, rep == 0);
+    printf("RESULT variant=%s mode=%s data=%lld hole=%lld rep=%d bytes=%lld seconds=%.9f "
+           "MBps=%.3f file=%s\n", var->name, mode, data, hole, rep, n * data, t,
+           n * data / t / 1e6, path);
+    fflush(stdout);
+}
+
+static const char *const modes[] = { "write", "read_warm", "read_cold" };
 
 int main(int argc, char **argv)
 {
@@ -122,21 +162,12 @@ int main(int argc, char **argv)
     snprintf(path, sizeof(path), "%s/ads-dense.dat", dir);
     make_dense(path, extent_budget + (8 << 20));
     unsigned char *buf = malloc(data_budget + (1 << 20));
-    static const char *const modes[] = { "write", "read_warm", "read_cold" };
     for (int d = 0; d < NDATA; d++)
         for (int h = 0; h < NHOLE; h++)
             for (int m = 0; m < 3; m++)
-                for (int r = 0; r < reps; r++) {
-                    long long n = pieces(datas[d], holes[h]);
-                    if (m == 0)     /* writes put the pattern back: reads stay checkable */
-                        for (long long k = 0; k < n * datas[d]; k++)
-                            buf[k] = pattern(k / datas[d] * (datas[d] + holes[h]) + k % datas[d]);
-                    double t = measure(path, modes[m], datas[d], holes[h], buf, r == 0);
-                    printf("RESULT mode=%s data=%lld hole=%lld rep=%d bytes=%lld seconds=%.9f "
-                           "MBps=%.3f file=%s\n", modes[m], datas[d], holes[h], r, n * datas[d],
-                           t, n * datas[d] / t / 1e6, path);
-                    fflush(stdout);
-                }
+                for (int r = 0; r < reps; r++)
+                    for (int v = 0; v < NVARIANTS; v++)
+                        run_one(path, &variants[v], modes[m], datas[d], holes[h], r, buf);
     unlink(path);
     free(buf);
     MPI_Finalize();

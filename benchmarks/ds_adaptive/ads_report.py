@@ -1,9 +1,9 @@
 #!/usr/bin/env python3
 """Adaptive data sieving benchmark report: heatmaps and the issue's targets.
 
-usage: ads_report.py TIME_CSV COUNT_CSV OUTDIR
-TIME_CSV: harness output of ads-time.json (no stats layer: clean timings);
-COUNT_CSV: of ads-count.json (stats on: requests and bytes per cell).
+usage: ads_report.py CSV OUTDIR
+CSV: harness output of ads.json; its config "time" runs without the stats
+layer (clean timings), "count" with it (requests and bytes per cell).
 Writes OUTDIR/ads-heatmap.png, ads-requests.png, ads-summary.md (and prints it).
 """
 import csv
@@ -20,22 +20,25 @@ def load(path):
     return list(csv.DictReader(open(path)))
 
 
+def key(r):
+    return (r["variant"], r["mode"], int(float(r["data"])), int(float(r["hole"])))
+
+
 def medians(rows):
-    """(config, mode, data, hole) -> median seconds"""
+    """(variant, mode, data, hole) -> median seconds"""
     acc = defaultdict(list)
     for r in rows:
-        acc[(r["config"], r["mode"], int(float(r["data"])), int(float(r["hole"])))].append(float(r["seconds"]))
+        acc[key(r)].append(float(r["seconds"]))
     return {k: statistics.median(v) for k, v in acc.items()}
 
 
 def counts(rows):
-    """(config, mode, data, hole) -> (requests, bytes moved)"""
+    """(variant, mode, data, hole) -> (requests, bytes moved), the first rep's"""
     out = {}
     for r in rows:
-        key = (r["config"], r["mode"], int(float(r["data"])), int(float(r["hole"])))
         req = sum(float(r.get(f"stats.fs_requests.{d}.count") or 0) for d in ("read", "write"))
         moved = sum(float(r.get(f"stats.fs_requests.{d}.bytes") or 0) for d in ("read", "write"))
-        out[key] = (req, moved)
+        out.setdefault(key(r), (req, moved))
     return out
 
 
@@ -80,7 +83,7 @@ def heatmap(t, rat, path):
         ax.set_yticks(range(len(datas)), [human(d) for d in datas])
         ax.set_xlabel("hole (bytes)")
         ax.set_ylabel("data per piece (bytes)")
-        ax.set_title(f"{mode}: best(stock enable, disable) time / adaptive time")
+        ax.set_title(f"{mode}: best stock time / adaptive time")
     fig.colorbar(im, ax=axs, shrink=0.7, label=">1: adaptive faster")
     fig.savefig(path, dpi=110, bbox_inches="tight")
 
@@ -102,7 +105,7 @@ def request_map(t, cnt, path):
         ax.set_yticks(range(len(datas)), [human(d) for d in datas])
         ax.set_xlabel("hole (bytes)")
         ax.set_ylabel("data per piece (bytes)")
-        ax.set_title(f"{mode}: file-system requests, adaptive / naive")
+        ax.set_title(f"{mode}: requests, adaptive / naive")
     fig.savefig(path, dpi=110, bbox_inches="tight")
 
 
@@ -132,9 +135,10 @@ def targets(t, rat, cnt):
     return lines
 
 
-def main(time_csv, count_csv, outdir):
-    t = medians(load(time_csv))
-    cnt = counts(load(count_csv))
+def main(csv_path, outdir):
+    rows = load(csv_path)
+    t = medians([r for r in rows if r["config"] == "time"])
+    cnt = counts([r for r in rows if r["config"] == "count"])
     rat = ratios(t)
     heatmap(t, rat, os.path.join(outdir, "ads-heatmap.png"))
     request_map(t, cnt, os.path.join(outdir, "ads-requests.png"))
@@ -147,4 +151,4 @@ def main(time_csv, count_csv, outdir):
 
 
 if __name__ == "__main__":
-    main(*sys.argv[1:4])
+    main(*sys.argv[1:3])

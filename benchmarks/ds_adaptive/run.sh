@@ -1,6 +1,7 @@
 #!/bin/sh
 # Adaptive data sieving benchmark: timings (no stats layer), then request and
-# byte counts (stats on), then heatmaps and the targets.
+# byte counts (stats on), all variants interleaved per cell; then heatmaps and
+# the targets.
 #   XT_PREFIX XT_BUILDDIR [XT_BENCH_WORK]; output in $XT_BUILDDIR/bench-out/ds_adaptive/
 set -eu
 here=$(cd "$(dirname "$0")" && pwd)
@@ -10,7 +11,5 @@ out=$XT_BUILDDIR/bench-out/ds_adaptive
 work=${XT_BENCH_WORK:-$XT_BUILDDIR/bench-out/work}
 py=/usr/bin/python3
 mkdir -p "$out" "$work"
-for cfg in ads-time ads-count; do
-    "$py" "$here/../harness.py" --config "$here/$cfg.json" --prefix "$XT_PREFIX" --out "$out" --work "$work"
-done
-"$py" "$here/ads_report.py" "$out/ads-time.csv" "$out/ads-count.csv" "$out"
+"$py" "$here/../harness.py" --config "$here/ads.json" --prefix "$XT_PREFIX" --out "$out" --work "$work"
+"$py" "$here/ads_report.py" "$out/ads.csv" "$out"

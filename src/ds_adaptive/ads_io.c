@@ -1,8 +1,8 @@
 /* romio-xt adaptive data sieving: executing one strided call.
  *
  * Pieces (contiguous in file and memory) are grouped into windows by the
- * planner; each window is one contiguous file range.  A window is planned
- * first, then its pieces are walked again to move the data:
+ * planner; each window is one contiguous file range.  The planner collects a
+ * window's pieces, then the data moves:
  *  - windows of large pieces: preadv/pwritev straight between the file and
  *    the user's buffer, holes of reads going to a scratch buffer;
  *  - windows of small pieces, and read-modify-write windows: one pread or
@@ -21,7 +21,8 @@
 #include <unistd.h>
 
 #define ADS_IOV 1024                /* IOV_MAX */
-#define ADS_PROBE_BYTES (256 << 10)
+#define ADS_PROBE_BYTES (16 << 10)     /* page-cache sample: 4 pages */
+#define ADS_WINDOW_PIECES 65536
 #define ADS_COPY_BELOW 1024         /* average piece size under which copying beats iovecs */
 
 struct ads_call {
@@ -29,25 +30,10 @@ struct ads_call {
     struct ads_state *st;
     int is_write;
     struct ads_plan plan;
+    struct ads_piece *pieces;       /* the current window's, ADS_WINDOW_PIECES at most */
+    int np;
     int64_t ctr[ADS_NCOUNTERS];
 };
-
-/* the pieces of one planned window, walked again to move the data */
-struct ads_walk {
-    struct ads_piece next;      /* the first piece, then the one after */
-    struct ads_piece_iter it;
-    int left;
-};
-
-static int walk(struct ads_walk *wk, struct ads_piece *p)
-{
-    if (wk->left-- <= 0)
-        return 0;
-    *p = wk->next;
-    if (wk->left > 0)
-        ads_piece_next(&wk->it, &wk->next);
-    return 1;
-}
 
 static void *at(int64_t addr)
 {
@@ -167,12 +153,12 @@ static char *scratch(struct ads_state *st, int64_t len)
 
 /* the window through the scratch buffer: read it (reads and read-modify-
  * write) and copy pieces out, or copy pieces in and write it */
-static int copy_window(struct ads_call *c, const struct ads_window *w, struct ads_walk *wk)
+static int copy_window(struct ads_call *c, const struct ads_window *w)
 {
     int64_t len = w->end - w->start, got = len;
     int fd = c->fd->fd_sys;
     char *b = scratch(c->st, len);
-    struct ads_piece p;
+    const struct ads_piece *p = c->pieces, *end = c->pieces + c->np;
     if (!b)
         return ENOMEM;
     if (!c->is_write || w->holes) {
@@ -182,16 +168,16 @@ static int copy_window(struct ads_call *c, const struct ads_window *w, struct ad
         xt_note_request(c->fd, 0, len);
     }
     if (!c->is_write) {
-        while (walk(wk, &p)) {      /* bytes past the end of file stay untouched */
-            int64_t n = got - (p.off - w->start);
+        for (; p < end; p++) {      /* bytes past the end of file stay untouched */
+            int64_t n = got - (p->off - w->start);
             if (n > 0)
-                memcpy(at(p.mem), b + (p.off - w->start), n < p.len ? n : p.len);
+                memcpy(at(p->mem), b + (p->off - w->start), n < p->len ? n : p->len);
         }
         return 0;
     }
     memset(b + got, 0, len - got);      /* holes past the end of file */
-    while (walk(wk, &p))
-        memcpy(b + (p.off - w->start), at(p.mem), p.len);
+    for (; p < end; p++)
+        memcpy(b + (p->off - w->start), at(p->mem), p->len);
     c->ctr[ADS_C_RMW] += w->holes > 0;
     xt_note_request(c->fd, 1, len);
     return whole_io(fd, b, len, w->start, 1) < 0 ? errno : 0;
@@ -199,17 +185,17 @@ static int copy_window(struct ads_call *c, const struct ads_window *w, struct ad
 
 /* the window straight between file and user buffer, in batches of iovecs;
  * holes of reads go to the scratch buffer (writes here have no holes) */
-static int vector_window(struct ads_call *c, const struct ads_window *w, struct ads_walk *wk)
+static int vector_window(struct ads_call *c, const struct ads_window *w)
 {
     struct iovec iov[ADS_IOV];
     char *junk = w->holes ? scratch(c->st, w->end - w->start) : NULL;
     int64_t cur = w->start, batch = w->start, done;
     int n = 0;
-    struct ads_piece p;
     if (w->holes && !junk)
         return ENOMEM;
     xt_note_request(c->fd, c->is_write, w->end - w->start);
-    while (walk(wk, &p)) {
+    for (int k = 0; k < c->np; k++) {
+        const struct ads_piece p = c->pieces[k];
         if (n + 2 > ADS_IOV) {
             done = vec_io(c->fd->fd_sys, iov, n, batch, c->is_write);
             if (done < 0)
@@ -230,16 +216,17 @@ static int vector_window(struct ads_call *c, const struct ads_window *w, struct 
     return done < 0 ? errno : 0;
 }
 
-static int issue(struct ads_call *c, struct ads_walk *wk)
+static int issue(struct ads_call *c)
 {
     struct ads_window w = ads_plan_window(&c->plan);
     int small = w.data < (int64_t) ADS_COPY_BELOW * w.npieces;
     int64_t max = c->plan.x.max_window;
     int rc = (w.holes && c->is_write) || (small && w.end - w.start <= max)
-        ? copy_window(c, &w, wk) : vector_window(c, &w, wk);
+        ? copy_window(c, &w) : vector_window(c, &w);
     c->ctr[ADS_C_WINDOWS]++;
     c->ctr[c->is_write ? ADS_C_WRITE_BYTES : ADS_C_READ_BYTES] += w.end - w.start;
     c->ctr[ADS_C_USEFUL_BYTES] += w.data;
+    c->np = 0;
     return rc;
 }
 
@@ -250,14 +237,15 @@ static int run(struct ads_call *c, const struct ads_views *v, int64_t fpos, int6
     struct ads_piece p;
     int rc = 0;
     ads_piece_begin(&it, &v->file, fpos, &v->mem, 0, bytes);
-    int have = ads_piece_next(&it, &p);
-    while (have && rc == 0) {
-        struct ads_walk wk = {.next = p, .it = it, .left = 1};
-        ads_plan_start(&c->plan, p.off, p.len);
-        while ((have = ads_piece_next(&it, &p)) && ads_plan_join(&c->plan, p.off, p.len))
-            wk.left++;
-        rc = issue(c, &wk);
+    while (rc == 0 && ads_piece_next(&it, &p)) {
+        if (!ads_plan_join(&c->plan, p.off, p.len)) {
+            rc = issue(c);
+            ads_plan_start(&c->plan, p.off, p.len);
+        }
+        c->pieces[c->np++] = p;
     }
+    if (rc == 0 && c->np)
+        rc = issue(c);
     c->ctr[ADS_C_THROUGH] += c->plan.through;
     c->ctr[ADS_C_SPLIT] += c->plan.split;
     return rc;
@@ -265,11 +253,11 @@ static int run(struct ads_call *c, const struct ads_views *v, int64_t fpos, int6
 
 /* --- the call ------------------------------------------------------------ */
 
+/* calls left to the layer below: no POSIX descriptor, atomic mode (stock
+ * ROMIO locks the whole access), nothing to move */
 static int delegate(ADIO_File fd, struct ads_state *st, int64_t bytes)
 {
-    int file_contig;
-    ADIOI_Datatype_iscontig(fd->filetype, &file_contig);
-    return !st->direct || fd->atomicity || file_contig || bytes == 0;
+    return !st->direct || fd->atomicity || bytes == 0;
 }
 
 /* costs for this call; the page cache is looked at only when holes exist */
@@ -291,7 +279,7 @@ static void plan_call(struct ads_call *c, int64_t lo, int64_t hi, int holes,
     };
     if (x.max_window <= 0)
         x.max_window = 4 << 20;
-    ads_plan_init(&c->plan, c->st->method, &x, 1 << 30);
+    ads_plan_init(&c->plan, c->st->method, &x, ADS_WINDOW_PIECES);
     c->ctr[ADS_C_COLD_CALLS] += cold;
 }
 
@@ -304,9 +292,13 @@ static int strided_call(ADIO_File fd, struct ads_state *st, const struct ads_vie
     int lock = is_write && (holes || xt_file(fd)->nprocs > 1);
     struct ads_call *c = calloc(1, sizeof(*c));
     struct ads_costs costs;
-    if (!c)
+    if (!st->pieces)
+        st->pieces = malloc(ADS_WINDOW_PIECES * sizeof(struct ads_piece));
+    if (!c || !st->pieces) {
+        free(c);
         return ENOMEM;
-    *c = (struct ads_call) {.fd = fd, .st = st, .is_write = is_write};
+    }
+    *c = (struct ads_call) {.fd = fd, .st = st, .is_write = is_write, .pieces = st->pieces};
     if (lock)
         ADIOI_WRITE_LOCK(fd, lo, SEEK_SET, hi - lo);
     plan_call(c, lo, hi, holes, &costs);

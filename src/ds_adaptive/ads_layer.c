@@ -84,7 +84,9 @@ static void ads_close(ADIO_File fd, void *state, int *error_code)
 {
     struct ads_state *st = state;
     free(st->scratch);
+    free(st->pieces);
     st->scratch = NULL;
+    st->pieces = NULL;
 }
 
 static void ads_report(ADIO_File fd, void *state, struct xt_json *j)

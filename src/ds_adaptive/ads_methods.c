@@ -55,22 +55,35 @@ static int adaptive_read(const struct ads_ctx *x, int64_t off, int64_t gap)
     return hole < x->c->read.lat;
 }
 
-/* writes: going through the gap means read-modify-write: the hole is read
- * (below EOF) and written back; the first gap of a window also makes the
- * window's data so far be read.  The alternative is one more write request. */
-static int adaptive_write(const struct ads_ctx *x, const struct ads_window *w, int64_t gap)
+/* writes: going through the gap means read-modify-write.  The first gap of a
+ * window pays the read of the window; judge it by the window the pattern
+ * would fill (pieces of len bytes every gap + len bytes, up to max_window
+ * and the end of the access)
+ * against writing those pieces one by one.  Later gaps cost their bytes,
+ * read (below EOF) and written back, against one more write request. */
+static int adaptive_write(const struct ads_ctx *x, const struct ads_window *w, int64_t gap,
+                          int64_t len)
 {
     const struct ads_costs *c = x->c;
-    int64_t below_eof = min64(gap, x->eof - w->end);
-    double cost = gap / c->write.bw + read_time(&c->read, below_eof);
-    if (w->holes == 0 && x->eof > w->start)
-        cost += c->read.lat + read_time(&c->read, min64(w->end, x->eof) - w->start);
-    return cost < c->write.lat;
+    if (w->holes > 0) {
+        int64_t below_eof = min64(gap, x->eof - w->end);
+        return gap / c->write.bw + read_time(&c->read, below_eof) < c->write.lat;
+    }
+    int64_t span = min64(x->max_window - (w->end - w->start), x->access_end - w->end);
+    int64_t k = span / (gap + len);
+    if (k < 1)
+        k = 1;
+    int64_t window = (w->end - w->start) + k * (gap + len);
+    int64_t below_eof = min64(window, x->eof - w->start);
+    double rmw = (below_eof > 0 ? c->read.lat + read_time(&c->read, below_eof) : 0)
+        + c->write.lat + window / c->write.bw;
+    double separate = (1 + k) * c->write.lat + (w->data + k * len) / c->write.bw;
+    return rmw < separate;
 }
 
 static int adaptive(const struct ads_ctx *x, const struct ads_window *w, int64_t gap, int64_t len)
 {
-    return x->is_write ? adaptive_write(x, w, gap) : adaptive_read(x, w->end, gap);
+    return x->is_write ? adaptive_write(x, w, gap, len) : adaptive_read(x, w->end, gap);
 }
 
 static const struct ads_method ads_naive = {
