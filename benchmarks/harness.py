@@ -36,6 +36,7 @@ DEFAULTS = {
     "metric": "MBps",       # RESULT key summarised in the plot and the table
     "group_by": ["phase"],  # RESULT keys that name a measurement (plus sweep names)
     "stats_fields": ["bytes_read", "bytes_written", "fs_requests.*", "features.*"],
+    "plot": True,           # the generic bar plot (benchmarks with many groups draw their own)
 }
 SCRUBBED_ENV = ("ROMIO_HINTS", "ROMIO_XT_STATS", "ROMIO_XT_STATS_FILE")
 

@@ -101,7 +101,8 @@ static void call_costs(const struct ads_state *st, int cold, struct ads_costs *c
 {
     c->read = cold ? (struct ads_cost) {st->cal.rd_lat_cold, st->cal.rd_bw_cold}
         : (struct ads_cost) {st->cal.rd_lat_warm, st->cal.rd_bw_warm};
-    c->write = (struct ads_cost) {st->cal.wr_lat, st->cal.wr_bw};
+    /* a small write into a page that is not cached reads the page first */
+    c->write = (struct ads_cost) {st->cal.wr_lat + (cold ? st->cal.rd_lat_cold : 0), st->cal.wr_bw};
     c->align = cold ? st->align : 1;     /* cached bytes cost by the byte */
 }
 
@@ -193,10 +194,10 @@ static int vector_window(struct ads_call *c, const struct ads_window *w)
     int n = 0;
     if (w->holes && !junk)
         return ENOMEM;
-    xt_note_request(c->fd, c->is_write, w->end - w->start);
     for (int k = 0; k < c->np; k++) {
         const struct ads_piece p = c->pieces[k];
         if (n + 2 > ADS_IOV) {
+            xt_note_request(c->fd, c->is_write, cur - batch);
             done = vec_io(c->fd->fd_sys, iov, n, batch, c->is_write);
             if (done < 0)
                 return errno;
@@ -212,6 +213,8 @@ static int vector_window(struct ads_call *c, const struct ads_window *w)
     }
     if (w->end > cur)
         iov[n++] = (struct iovec) {junk, (size_t) (w->end - cur)};
+    if (n)
+        xt_note_request(c->fd, c->is_write, w->end - batch);
     done = n ? vec_io(c->fd->fd_sys, iov, n, batch, c->is_write) : 0;
     return done < 0 ? errno : 0;
 }

@@ -33,12 +33,18 @@ static int always(const struct ads_ctx *x, const struct ads_window *w, int64_t g
     return 1;
 }
 
-/* Chen et al.: the hole costs less to transfer than a new request */
+/* Chen et al.: the hole costs less to transfer than a new request, i.e. it
+ * is shorter than latency x bandwidth bytes */
+static void model_prepare(struct ads_ctx *x)
+{
+    const struct ads_cost *k = x->is_write ? &x->c->write : &x->c->read;
+    x->t[0] = k->lat * k->bw;
+}
+
 static int hole_cheaper(const struct ads_ctx *x, const struct ads_window *w, int64_t gap,
                         int64_t len)
 {
-    const struct ads_cost *k = x->is_write ? &x->c->write : &x->c->read;
-    return (double) gap / k->bw < k->lat;
+    return gap < x->t[0];
 }
 
 static double read_time(const struct ads_cost *k, int64_t bytes)
@@ -46,29 +52,36 @@ static double read_time(const struct ads_cost *k, int64_t bytes)
     return bytes > 0 ? bytes / k->bw : 0;
 }
 
+/* t[0]: hole bytes a read request is worth; t[1]: hole bytes below EOF a
+ * write request is worth (read and written back); t[2]: past EOF (written) */
+static void adaptive_prepare(struct ads_ctx *x)
+{
+    const struct ads_costs *c = x->c;
+    x->t[0] = c->read.lat * c->read.bw;
+    x->t[1] = c->write.lat / (1 / c->write.bw + 1 / c->read.bw);
+    x->t[2] = c->write.lat * c->write.bw;
+}
+
 /* reads: only alignment units the neighbours do not touch cost anything,
  * and nothing past the end of file costs anything */
 static int adaptive_read(const struct ads_ctx *x, int64_t off, int64_t gap)
 {
     int64_t below_eof = min64(gap, x->eof - off);
-    double hole = read_time(&x->c->read, ads_extra_bytes(off, below_eof, x->c->align));
-    return hole < x->c->read.lat;
+    return ads_extra_bytes(off, below_eof, x->c->align) < x->t[0];
 }
 
 /* writes: going through the gap means read-modify-write.  The first gap of a
  * window pays the read of the window; judge it by the window the pattern
  * would fill (pieces of len bytes every gap + len bytes, up to max_window
- * and the end of the access)
- * against writing those pieces one by one.  Later gaps cost their bytes,
- * read (below EOF) and written back, against one more write request. */
+ * and the end of the access) against writing those pieces one by one.  Later
+ * gaps cost their bytes, read (below EOF) and written back, against one more
+ * write request. */
 static int adaptive_write(const struct ads_ctx *x, const struct ads_window *w, int64_t gap,
                           int64_t len)
 {
     const struct ads_costs *c = x->c;
-    if (w->holes > 0) {
-        int64_t below_eof = min64(gap, x->eof - w->end);
-        return gap / c->write.bw + read_time(&c->read, below_eof) < c->write.lat;
-    }
+    if (w->holes > 0)
+        return w->end + gap <= x->eof ? gap < x->t[1] : gap < x->t[2];
     int64_t span = min64(x->max_window - (w->end - w->start), x->access_end - w->end);
     int64_t k = span / (gap + len);
     if (k < 1)
@@ -97,16 +110,16 @@ static const struct ads_method ads_romio = {
 static const struct ads_method ads_model = {
     .name = "model", .doc = "through a hole when transferring it costs less than a request "
         "(Chen et al.); fills the buffer",
-    .through = hole_cheaper, .end = fill_end,
+    .prepare = model_prepare, .through = hole_cheaper, .end = fill_end,
 };
 static const struct ads_method ads_extent = {
     .name = "extent", .doc = "as model, but never past the last needed byte",
-    .through = hole_cheaper, .end = extent_end,
+    .prepare = model_prepare, .through = hole_cheaper, .end = extent_end,
 };
 static const struct ads_method ads_adaptive = {
     .name = "adaptive", .doc = "model + extent + block/stripe alignment + separate read and "
         "write costs + end-of-file and page-cache awareness",
-    .through = adaptive, .end = extent_end,
+    .prepare = adaptive_prepare, .through = adaptive, .end = extent_end,
 };
 
 const struct ads_method *const ads_methods[] = {

@@ -7,6 +7,11 @@ int64_t ads_extra_bytes(int64_t off, int64_t gap, int64_t align)
         return 0;
     if (align <= 1)
         return gap;
+    if ((align & (align - 1)) == 0) {   /* a power of two: shifts */
+        int64_t mask = align - 1;
+        int64_t first = (off + mask) & ~mask, last = (off + gap) & ~mask;
+        return last > first ? last - first : 0;
+    }
     /* units fully inside the gap, excluding those the neighbours touch */
     int64_t first = (off + align - 1) / align;      /* first unit starting in the gap */
     int64_t last = (off + gap) / align;             /* unit holding the next piece */
@@ -18,6 +23,8 @@ void ads_plan_init(struct ads_plan *p, const struct ads_method *m, const struct 
 {
     p->m = m;
     p->x = *x;
+    if (m->prepare)
+        m->prepare(&p->x);
     p->max_pieces = max_pieces;
     p->w = (struct ads_window) {0};
     p->through = p->split = 0;

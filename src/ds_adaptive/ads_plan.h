@@ -34,11 +34,14 @@ struct ads_ctx {
     int64_t eof;        /* file size when planned (hole bytes past it need no read) */
     int64_t max_window;
     int64_t access_end; /* end of the whole access */
+    double t[4];        /* the method's per-call thresholds (its prepare) */
 };
 
 struct ads_method {
     const char *name;
     const char *doc;
+    /* optional: precompute thresholds into x->t once per call */
+    void (*prepare)(struct ads_ctx *x);
     /* go on through gap bytes to a piece of len bytes? */
     int (*through)(const struct ads_ctx *x, const struct ads_window *w, int64_t gap, int64_t len);
     /* the end of a window whose last piece ends at last_end */
