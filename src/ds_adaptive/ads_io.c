@@ -97,6 +97,17 @@ static int is_cold(int fd_sys, int64_t off, int64_t len)
     return resident * 2 < n;
 }
 
+struct ads_probe {
+    int fd_sys;
+    int64_t off, len;
+};
+
+static int probe_cold(void *arg)
+{
+    const struct ads_probe *pr = arg;
+    return is_cold(pr->fd_sys, pr->off, pr->len);
+}
+
 static void call_costs(const struct ads_state *st, int cold, struct ads_costs *c)
 {
     c->read = cold ? (struct ads_cost) {st->cal.rd_lat_cold, st->cal.rd_bw_cold}
@@ -223,7 +234,7 @@ static int issue(struct ads_call *c)
 {
     struct ads_window w = ads_plan_window(&c->plan);
     int small = w.data < (int64_t) ADS_COPY_BELOW * w.npieces;
-    int64_t max = c->plan.x.max_window;
+    int64_t max = c->plan.warm.max_window;
     int rc = (w.holes && c->is_write) || (small && w.end - w.start <= max)
         ? copy_window(c, &w) : vector_window(c, &w);
     c->ctr[ADS_C_WINDOWS]++;
@@ -263,27 +274,31 @@ static int delegate(ADIO_File fd, struct ads_state *st, int64_t bytes)
     return !st->direct || fd->atomicity || bytes == 0;
 }
 
-/* costs for this call; the page cache is looked at only when holes exist */
+/* the planner for this call: warm and cold costs; the page cache is looked
+ * at only when the two disagree on a hole.  Writes need the end of file
+ * (holes past it are not read); reads treat the file as long enough. */
 static void plan_call(struct ads_call *c, int64_t lo, int64_t hi, int holes,
-                      struct ads_costs *costs)
+                      struct ads_costs *costs, struct ads_probe *pr)
 {
     ADIO_File fd = c->fd;
     struct stat sb;
-    int64_t eof = hi;
-    int cold = 0;
-    if (holes) {
+    int64_t eof = INT64_MAX;
+    if (holes && c->is_write)
         eof = fstat(fd->fd_sys, &sb) == 0 ? sb.st_size : hi;
-        cold = lo < eof && is_cold(fd->fd_sys, lo, (eof < hi ? eof : hi) - lo);
-    }
-    call_costs(c->st, cold, costs);
+    call_costs(c->st, 0, &costs[0]);
+    call_costs(c->st, 1, &costs[1]);
     struct ads_ctx x = {
-        .c = costs, .is_write = c->is_write, .eof = eof, .access_end = hi,
+        .c = &costs[0], .is_write = c->is_write, .eof = eof, .access_end = hi,
         .max_window = c->is_write ? fd->hints->ind_wr_buffer_size : fd->hints->ind_rd_buffer_size,
     };
     if (x.max_window <= 0)
         x.max_window = 4 << 20;
-    ads_plan_init(&c->plan, c->st->method, &x, ADS_WINDOW_PIECES);
-    c->ctr[ADS_C_COLD_CALLS] += cold;
+    struct ads_ctx xc = x;
+    xc.c = &costs[1];
+    *pr = (struct ads_probe) {.fd_sys = fd->fd_sys, .off = lo, .len = hi - lo};
+    int probe = lo < eof;
+    ads_plan_init(&c->plan, c->st->method, &x, &xc, probe ? probe_cold : NULL, pr,
+                  ADS_WINDOW_PIECES);
 }
 
 static int strided_call(ADIO_File fd, struct ads_state *st, const struct ads_views *v,
@@ -294,7 +309,8 @@ static int strided_call(ADIO_File fd, struct ads_state *st, const struct ads_vie
     /* other writers' read-modify-writes could overlap ours, and ours theirs */
     int lock = is_write && (holes || xt_file(fd)->nprocs > 1);
     struct ads_call *c = calloc(1, sizeof(*c));
-    struct ads_costs costs;
+    struct ads_costs costs[2];
+    struct ads_probe pr;
     if (!st->pieces)
         st->pieces = malloc(ADS_WINDOW_PIECES * sizeof(struct ads_piece));
     if (!c || !st->pieces) {
@@ -304,8 +320,9 @@ static int strided_call(ADIO_File fd, struct ads_state *st, const struct ads_vie
     *c = (struct ads_call) {.fd = fd, .st = st, .is_write = is_write, .pieces = st->pieces};
     if (lock)
         ADIOI_WRITE_LOCK(fd, lo, SEEK_SET, hi - lo);
-    plan_call(c, lo, hi, holes, &costs);
+    plan_call(c, lo, hi, holes, costs, &pr);
     int rc = run(c, v, fpos, bytes);
+    c->ctr[ADS_C_COLD_CALLS] += c->plan.probed && c->plan.x == &c->plan.cold;
     if (lock)
         ADIOI_UNLOCK(fd, lo, SEEK_SET, hi - lo);
     for (int k = 0; k < ADS_NCOUNTERS; k++)

@@ -18,16 +18,29 @@ int64_t ads_extra_bytes(int64_t off, int64_t gap, int64_t align)
     return last > first ? (last - first) * align : 0;
 }
 
-void ads_plan_init(struct ads_plan *p, const struct ads_method *m, const struct ads_ctx *x,
-                   int max_pieces)
+void ads_plan_init(struct ads_plan *p, const struct ads_method *m, const struct ads_ctx *warm,
+                   const struct ads_ctx *cold, int (*probe)(void *), void *arg, int max_pieces)
 {
-    p->m = m;
-    p->x = *x;
-    if (m->prepare)
-        m->prepare(&p->x);
-    p->max_pieces = max_pieces;
-    p->w = (struct ads_window) {0};
-    p->through = p->split = 0;
+    *p = (struct ads_plan) {.m = m, .warm = *warm, .cold = cold ? *cold : *warm,
+        .probe = probe, .arg = arg, .max_pieces = max_pieces};
+    if (m->prepare) {
+        m->prepare(&p->warm);
+        m->prepare(&p->cold);
+    }
+    if (!cold || !probe)
+        p->x = &p->warm;
+}
+
+static int decide(struct ads_plan *p, int64_t gap, int64_t len)
+{
+    if (!p->x) {
+        int w = p->m->through(&p->warm, &p->w, gap, len);
+        if (w == p->m->through(&p->cold, &p->w, gap, len))
+            return w;
+        p->probed = 1;
+        p->x = p->probe(p->arg) ? &p->cold : &p->warm;
+    }
+    return p->m->through(p->x, &p->w, gap, len);
 }
 
 void ads_plan_start(struct ads_plan *p, int64_t off, int64_t len)
@@ -47,10 +60,10 @@ int ads_plan_join(struct ads_plan *p, int64_t off, int64_t len)
         return 0;
     if (gap > 0 || w->holes > 0) {
         /* a window with holes is buffered: it must fit */
-        if (off + len - w->start > p->x.max_window)
+        if (off + len - w->start > p->warm.max_window)
             return 0;
         if (gap > 0) {
-            if (!p->m->through(&p->x, w, gap, len)) {
+            if (!decide(p, gap, len)) {
                 p->split++;
                 return 0;
             }
@@ -67,7 +80,7 @@ int ads_plan_join(struct ads_plan *p, int64_t off, int64_t len)
 struct ads_window ads_plan_window(const struct ads_plan *p)
 {
     struct ads_window w = p->w;
-    int64_t end = p->m->end(&p->x, &w);
+    int64_t end = p->m->end(&p->warm, &w);
     if (end > w.end) {
         w.holes += end - w.end;
         w.end = end;

@@ -53,17 +53,24 @@ extern const struct ads_method *const ads_methods[];
 extern const int ads_nmethods;
 const struct ads_method *ads_method_find(const char *name);
 
-/* the planner */
+/* the planner.  It holds the context twice, with warm (page cache) and cold
+ * costs; while the file's state is unknown, a gap on which both give the
+ * same answer needs no look; the first one on which they differ calls probe
+ * (1: cold) once, and its answer holds for the rest of the call. */
 struct ads_plan {
     const struct ads_method *m;
-    struct ads_ctx x;
+    struct ads_ctx warm, cold;
+    struct ads_ctx *x;          /* the one in use: NULL while unknown */
+    int (*probe)(void *arg);
+    void *arg;
     int max_pieces;
     struct ads_window w;
     int64_t through, split;    /* decisions taken on gaps */
+    int probed;
 };
 
-void ads_plan_init(struct ads_plan *p, const struct ads_method *m, const struct ads_ctx *x,
-                   int max_pieces);
+void ads_plan_init(struct ads_plan *p, const struct ads_method *m, const struct ads_ctx *warm,
+                   const struct ads_ctx *cold, int (*probe)(void *), void *arg, int max_pieces);
 /* offers the next piece: 1 if it joined the current window (or started the
  * first one), 0 if the current window must be issued first; then call
  * ads_plan_start with the piece. */

@@ -1,5 +1,6 @@
 /* Adaptive data sieving: views, pieces, the planner and its methods, the
  * calibration cache format. */
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -106,7 +107,7 @@ static int count_windows(const char *name, int is_write, int64_t data, int64_t s
     struct ads_plan p;
     int windows = 0;
     *bytes = 0;
-    ads_plan_init(&p, ads_method_find(name), &x, 500);
+    ads_plan_init(&p, ads_method_find(name), &x, NULL, NULL, NULL, 500);
     for (int k = 0; k < n; k++) {
         if (!ads_plan_join(&p, k * stride, data)) {
             struct ads_window w = ads_plan_window(&p);
@@ -150,19 +151,55 @@ START_TEST(buffer_bounds_windows_with_holes)
 {
     struct ads_ctx x = {.c = &costs, .eof = 1 << 30, .max_window = 100, .access_end = 1000};
     struct ads_plan p;
-    ads_plan_init(&p, ads_method_find("romio"), &x, 500);
+    ads_plan_init(&p, ads_method_find("romio"), &x, NULL, NULL, NULL, 500);
     ck_assert(ads_plan_join(&p, 0, 10));
     ck_assert(ads_plan_join(&p, 50, 10));
     ck_assert(!ads_plan_join(&p, 95, 10));      /* would end at 105 > 100 */
     /* contiguous pieces without holes are not bounded by the buffer */
-    ads_plan_init(&p, ads_method_find("naive"), &x, 500);
+    ads_plan_init(&p, ads_method_find("naive"), &x, NULL, NULL, NULL, 500);
     ck_assert(ads_plan_join(&p, 0, 80));
     ck_assert(ads_plan_join(&p, 80, 80));
     /* the piece limit holds */
-    ads_plan_init(&p, ads_method_find("naive"), &x, 2);
+    ads_plan_init(&p, ads_method_find("naive"), &x, NULL, NULL, NULL, 2);
     ck_assert(ads_plan_join(&p, 0, 1));
     ck_assert(ads_plan_join(&p, 1, 1));
     ck_assert(!ads_plan_join(&p, 2, 1));
+}
+END_TEST
+
+static int probes;
+static int say_cold(void *arg)
+{
+    probes++;
+    return *(int *) arg;
+}
+
+/* the page cache is looked at only when warm and cold costs disagree */
+START_TEST(probe_only_when_it_matters)
+{
+    static const struct ads_costs warm = {.read = {1e-6, 4e9}, .write = {1e-6, 4e9}, .align = 1};
+    static const struct ads_costs cold = {.read = {50e-6, 1e9}, .write = {50e-6, 1e9}, .align = 1};
+    struct ads_ctx xw = {.c = &warm, .eof = INT64_MAX, .max_window = 1 << 20, .access_end = 1 << 30};
+    struct ads_ctx xc = xw;
+    xc.c = &cold;
+    struct ads_plan p;
+    int is_cold = 1;
+    probes = 0;
+    ads_plan_init(&p, ads_method_find("adaptive"), &xw, &xc, say_cold, &is_cold, 500);
+    ck_assert(ads_plan_join(&p, 0, 8));
+    ck_assert(ads_plan_join(&p, 100, 8));           /* 92 bytes: through for both */
+    ck_assert(!ads_plan_join(&p, 600000, 8));       /* 600 KB: split for both */
+    ck_assert_int_eq(probes, 0);
+    ads_plan_start(&p, 600000, 8);
+    ck_assert(ads_plan_join(&p, 620000, 8));        /* 20 KB: only cold says through */
+    ck_assert_int_eq(probes, 1);
+    ck_assert(ads_plan_join(&p, 640000, 8));
+    ck_assert_int_eq(probes, 1);                    /* once per call */
+    is_cold = 0;
+    ads_plan_init(&p, ads_method_find("adaptive"), &xw, &xc, say_cold, &is_cold, 500);
+    ck_assert(ads_plan_join(&p, 0, 8));
+    ck_assert(!ads_plan_join(&p, 20000, 8));        /* warm: a request is cheaper */
+    ck_assert_int_eq(probes, 2);
 }
 END_TEST
 
@@ -201,6 +238,7 @@ Suite *ads_suite(void)
     tcase_add_test(tc, methods_decide_as_documented);
     tcase_add_test(tc, buffer_bounds_windows_with_holes);
     tcase_add_test(tc, alignment_extra_bytes);
+    tcase_add_test(tc, probe_only_when_it_matters);
     tcase_add_test(tc, calibration_lines_round_trip);
     suite_add_tcase(s, tc);
     return s;
