@@ -50,6 +50,7 @@ struct xt_file {
     int rank, nprocs;
     ADIOI_Fns *stock;           /* the file system's table, NULL until stacked */
     int64_t req_count[2], req_bytes[2];   /* file-system requests: [0] read, [1] write */
+    int64_t req_handled;        /* calls whose requests a layer below accounted */
     int nslots;
     struct xt_slot slots[XT_MAX_LAYERS];
     double open_time;
@@ -70,6 +71,11 @@ void xt_count(ADIO_File fd, const struct xt_layer *l, int k, int64_t n);
 /* a request a layer issued to the file system itself, bypassing fd->fns;
  * thread-safe (background threads may call it) */
 void xt_note_request(ADIO_File fd, int is_write, int64_t bytes);
+/* the contiguous call in progress on fd did its own xt_note_request
+ * accounting (none at all when it was served from a cache): the stats layer
+ * must not count it as a request.  Needed by layers with background threads,
+ * whose requests land while the application's call is running. */
+void xt_note_handled(ADIO_File fd);
 
 /* seconds, monotonic */
 double xt_now(void);

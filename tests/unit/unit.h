@@ -3,4 +3,5 @@
 #include <check.h>
 Suite *hints_suite(void);
 Suite *json_suite(void);
+Suite *prefetch_suite(void);
 #endif

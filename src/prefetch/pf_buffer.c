@@ -1,0 +1,177 @@
+/* romio-xt prefetch, method buffer: a background thread reads the blocks the
+ * window wants into cache_blocks buffers (one per slot, allocated once), and
+ * reads are served from them.  The thread only calls pread on fd->fd_sys
+ * (never MPI or ROMIO) and stops at close.  One mutex guards the window and
+ * the slots; no lock is held during file-system reads. */
+#include "pf.h"
+
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+/* bs bytes at off, or fewer at the end of the file; -1 on error */
+static int64_t pread_full(int fd, char *buf, int64_t len, int64_t off)
+{
+    int64_t done = 0;
+    while (done < len) {
+        ssize_t n = pread(fd, buf + done, (size_t) (len - done), (off_t) (off + done));
+        if (n < 0 && errno == EINTR)
+            continue;
+        if (n < 0)
+            return -1;
+        if (n == 0)
+            break;
+        done += n;
+    }
+    return done;
+}
+
+/* load a QUEUED slot; called and returns with the lock held, drops it
+ * during the read.  counter: who asked (PREFETCHED or DEMAND). */
+static void load(struct pf_file *pf, struct pf_slot *s, enum pf_counter counter)
+{
+    ADIO_File fd = pf->fd;
+    int64_t bs = pf->w.bs, block = s->block, n = -1;
+    s->state = PF_SLOT_LOADING;
+    pthread_mutex_unlock(&pf->lock);
+    if (!s->data && (s->data = malloc((size_t) bs))) {
+        xt_count(fd, &pf_layer, PF_C_ALLOCS, 1);
+        xt_count(fd, &pf_layer, PF_C_PEAK_BYTES, bs);
+    }
+    if (s->data)
+        n = pread_full(fd->fd_sys, s->data, bs, block * bs);
+    if (n > 0)
+        xt_note_request(fd, 0, n);
+    pthread_mutex_lock(&pf->lock);
+    if (pf_slots_loaded(&pf->t, s, n, bs))
+        xt_count(fd, &pf_layer, counter, 1);
+    pthread_cond_broadcast(&pf->done);
+}
+
+static void *loader(void *arg)
+{
+    struct pf_file *pf = arg;
+    struct pf_plan plan;
+    pthread_mutex_lock(&pf->lock);
+    while (!pf->stop) {
+        struct pf_slot *s = pf_slots_next(&pf->t);
+        if (!s) {
+            pthread_cond_wait(&pf->work, &pf->lock);
+            continue;
+        }
+        load(pf, s, PF_C_PREFETCHED);
+        /* a dropped load freed its slot: the window may want another block */
+        pf_slots_reconcile(&pf->t, &pf->w, &plan, NULL, NULL);
+    }
+    pthread_mutex_unlock(&pf->lock);
+    return NULL;
+}
+
+static int buffer_start(ADIO_File fd, struct pf_file *pf)
+{
+    pthread_mutex_init(&pf->lock, NULL);
+    pthread_cond_init(&pf->work, NULL);
+    pthread_cond_init(&pf->done, NULL);
+    pf->stop = 0;
+    int err = pthread_create(&pf->thread, NULL, loader, pf);
+    if (err) {
+        fprintf(stderr, "romio-xt: warning: hint romio_prefetch_method: cannot start the "
+                "prefetch thread for '%s' (%s); reading without prefetch\n", fd->filename,
+                strerror(err));
+        pthread_cond_destroy(&pf->done);
+        pthread_cond_destroy(&pf->work);
+        pthread_mutex_destroy(&pf->lock);
+        return -1;
+    }
+    pf->have_thread = 1;
+    return 0;
+}
+
+/* copy from a READY slot; returns the bytes copied (short at end of file) */
+static ADIO_Offset copy_out(struct pf_file *pf, struct pf_slot *s, char *buf,
+                            ADIO_Offset off, ADIO_Offset len)
+{
+    ADIO_Offset at = off - s->block * pf->w.bs, n = s->len - at;
+    if (n > len)
+        n = len;
+    if (n <= 0)
+        return 0;
+    memcpy(buf, s->data + at, (size_t) n);
+    s->used = 1;
+    return n;
+}
+
+static void buffer_piece(ADIO_File fd, struct pf_file *pf, int64_t block, char *buf,
+                         ADIO_Offset off, ADIO_Offset len, ADIO_Offset *got, int *error_code)
+{
+    struct pf_plan plan;
+    struct pf_slot *s = NULL;
+    enum pf_counter kind = PF_C_HITS;
+    double t0 = xt_now();
+    pthread_mutex_lock(&pf->lock);
+    enum pf_move mv = pf_access(fd, pf, block, &plan, NULL, NULL);
+    if (plan.nqueued)
+        pthread_cond_signal(&pf->work);
+    while (mv != PF_OUTSIDE && (s = pf_slots_find(&pf->t, block)) &&
+           s->state != PF_SLOT_READY) {
+        if (s->state == PF_SLOT_QUEUED) {       /* not started: load it here */
+            load(pf, s, PF_C_DEMAND);
+            kind = PF_C_MISSES;
+        } else {
+            pthread_cond_wait(&pf->done, &pf->lock);
+            if (kind == PF_C_HITS)
+                kind = PF_C_WAITS;
+        }
+    }
+    if (mv != PF_OUTSIDE && s) {
+        *got = copy_out(pf, s, buf, off, len);
+        *error_code = MPI_SUCCESS;
+        pthread_mutex_unlock(&pf->lock);
+    } else {                    /* not in the cache: read it here */
+        pthread_mutex_unlock(&pf->lock);
+        pf_read_lower(fd, buf, off, len, got, error_code);
+        kind = PF_C_MISSES;
+    }
+    xt_count(fd, &pf_layer, kind, 1);
+    xt_count(fd, &pf_layer, kind == PF_C_MISSES ? PF_C_BYTES_FS : PF_C_BYTES_CACHE, *got);
+    if (kind != PF_C_HITS)
+        xt_count(fd, &pf_layer, PF_C_WAIT_US, (int64_t) ((xt_now() - t0) * 1e6));
+}
+
+static void buffer_invalidate(ADIO_File fd, struct pf_file *pf, int64_t lo, int64_t hi)
+{
+    pthread_mutex_lock(&pf->lock);
+    int n = pf_slots_invalidate(&pf->t, lo, hi, pf->w.bs);
+    pthread_mutex_unlock(&pf->lock);
+    xt_count(fd, &pf_layer, PF_C_INVALIDATED, n);
+}
+
+static void buffer_stop(ADIO_File fd, struct pf_file *pf)
+{
+    if (!pf->have_thread)
+        return;
+    pthread_mutex_lock(&pf->lock);
+    pf->stop = 1;
+    pthread_cond_broadcast(&pf->work);
+    pthread_mutex_unlock(&pf->lock);
+    pthread_join(pf->thread, NULL);
+    for (int k = 0; k < pf->t.n; k++) {
+        free(pf->t.s[k].data);
+        pf->t.s[k].data = NULL;
+        pf->t.s[k].state = PF_SLOT_FREE;
+    }
+    pthread_cond_destroy(&pf->done);
+    pthread_cond_destroy(&pf->work);
+    pthread_mutex_destroy(&pf->lock);
+    pf->have_thread = 0;
+}
+
+const struct pf_method pf_buffer_method = {
+    .name = "buffer",
+    .start = buffer_start,
+    .piece = buffer_piece,
+    .invalidate = buffer_invalidate,
+    .stop = buffer_stop,
+};
