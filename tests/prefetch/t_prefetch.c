@@ -221,10 +221,39 @@ static void write_at(MPI_File fh, long long off, long long n, int seed)
     free(buf);
 }
 
+static long long own_base(int r)
+{
+    return r * MB + 3 * 4096 + 17;
+}
+
+/* the strided write of rank r: view geometry and first view offset */
+static void strided_geometry(int r, int *b, long long *stride, long long *disp, long long *v0)
+{
+    *b = 1000;
+    *stride = (long long) nprocs * *b;
+    *disp = (long long) r * *b;
+    *v0 = ((r * MB + 500 * KB) / *stride) * *b;
+}
+
+/* what rank r's own_writes and own_strided_write put in the file */
+static void model_own_writes(int r)
+{
+    int b;
+    long long stride, disp, v0;
+    model_fill(own_base(r), 60000, 20 + r);
+    model_fill(own_base(r) + 100000, 5000, 21 + r);
+    model_fill(own_base(r) + 300000, 3000, 22 + r);
+    strided_geometry(r, &b, &stride, &disp, &v0);
+    for (long long k = 0; k < 20 * b; k++) {
+        long long off = view_to_file(v0 + k, disp, b, stride);
+        model[off] = t_pattern(off, 30 + r);
+    }
+}
+
 /* each rank's own region: its writes there are read back without sync */
 static void own_writes(MPI_File fh)
 {
-    long long base = rank * MB + 3 * 4096 + 17;
+    long long base = own_base(rank);
     MPI_Status st;
     MPI_Request rq;
     read_contig(fh, base - 2000, 64000, 1);             /* cache the blocks */
@@ -253,9 +282,10 @@ static void own_writes(MPI_File fh)
 /* strided independent write (data sieving read-modify-write) in own region */
 static void own_strided_write(MPI_File fh)
 {
-    const int b = 1000;
-    const long long stride = (long long) nprocs * b, disp = (long long) rank * b;
-    long long v0 = ((rank * MB + 500 * KB) / stride) * b, n = 20 * b;
+    int b;
+    long long stride, disp, v0;
+    strided_geometry(rank, &b, &stride, &disp, &v0);
+    long long n = 20 * b;
     unsigned char *buf = malloc(n);
     MPI_Status st;
     read_contig(fh, view_to_file(v0, disp, b, stride) - 5000, 100 * KB, 1);
@@ -371,6 +401,9 @@ static void verify(const char *path)
     own_writes(fh);
     own_strided_write(fh);
     MPI_Barrier(MPI_COMM_WORLD);
+    for (int r = 0; r < nprocs; r++)    /* visible to all after sync-barrier-sync */
+        if (r != rank)
+            model_own_writes(r);
     collective_write(fh);
     sync_barrier_sync(fh);
     read_everything(fh);
