@@ -46,6 +46,12 @@ stack_case() {
     mpirun "$1" ./t_prefetch "$out/wo.$1" wronly $ON $BUF
 }
 for n in 1 2; do run "stack-np$n" stack_case $n; done
+# the upstream passes' ROMIO_HINTS files really install the layer
+hints_file_case() {
+    ROMIO_HINTS=$XT_SRCDIR/tests/upstream/passes/$1.hints timeout 300 env -u ROMIO_XT_STATS \
+        "$mpiexec" -n 2 ./t_stack "$out/hf.$1" 'prefetch>ufs'
+}
+for p in prefetch-fadvise prefetch-buffer; do run "romio-hints-$p" hints_file_case $p; done
 
 # --- same bytes as prefetch off: every method, access kind, geometry --------
 # digest_case NAME N HINTS...: verify passes and its digest equals prefetch off's

@@ -121,6 +121,19 @@ START_TEST(window_willneed_ranges)
 }
 END_TEST
 
+/* the slot tests' table: 8 slots over a ROOT-like window (fresh per test:
+ * Check runs each test in its own process) */
+static struct pf_window w;
+static struct pf_slot s[8];
+static struct pf_slots t;
+static struct pf_plan plan;
+
+static void fixture8(void)
+{
+    window8(&w);
+    pf_slots_init(&t, s, 8);
+}
+
 static int count_state(const struct pf_slots *t, enum pf_state st)
 {
     int n = 0;
@@ -143,12 +156,7 @@ static void note_drop(void *arg, int64_t block)
 
 START_TEST(slots_queue_in_window_order)
 {
-    struct pf_window w;
-    struct pf_slot s[8];
-    struct pf_slots t;
-    struct pf_plan plan;
-    window8(&w);
-    pf_slots_init(&t, s, 8);
+    fixture8();
     pf_window_access(&w, 20);
     pf_slots_reconcile(&t, &w, &plan, NULL, NULL);
     ck_assert_int_eq(plan.nqueued, 5);
@@ -177,13 +185,8 @@ static void load_all(struct pf_slots *t, int64_t len)
 
 START_TEST(slots_follow_window_and_stay_bounded)
 {
-    struct pf_window w;
-    struct pf_slot s[8];
-    struct pf_slots t;
-    struct pf_plan plan;
     struct drops d = { 0 };
-    window8(&w);
-    pf_slots_init(&t, s, 8);
+    fixture8();
     /* walk forward one block at a time: each step queues one, drops one */
     for (int64_t b = 0; b < 40; b++) {
         pf_window_access(&w, b);
@@ -214,12 +217,7 @@ END_TEST
 
 START_TEST(slots_loading_drop_is_deferred)
 {
-    struct pf_window w;
-    struct pf_slot s[8];
-    struct pf_slots t;
-    struct pf_plan plan;
-    window8(&w);
-    pf_slots_init(&t, s, 8);
+    fixture8();
     pf_window_access(&w, 0);
     pf_slots_reconcile(&t, &w, &plan, NULL, NULL);
     struct pf_slot *a = pf_slots_next(&t);
@@ -240,12 +238,8 @@ END_TEST
 
 START_TEST(slots_full_table_waits_for_slot)
 {
-    struct pf_window w;
-    struct pf_slot s[2];
-    struct pf_slots t;
-    struct pf_plan plan;
     pf_window_init(&w, 100, 2, 1, &whole, 1);
-    pf_slots_init(&t, s, 2);
+    pf_slots_init(&t, s, 2);        /* 2 slots, 1 ahead */
     pf_window_access(&w, 0);
     pf_slots_reconcile(&t, &w, &plan, NULL, NULL);
     s[0].state = s[1].state = PF_SLOT_LOADING;
@@ -261,12 +255,7 @@ END_TEST
 
 START_TEST(slots_end_of_file)
 {
-    struct pf_window w;
-    struct pf_slot s[8];
-    struct pf_slots t;
-    struct pf_plan plan;
-    window8(&w);
-    pf_slots_init(&t, s, 8);
+    fixture8();
     pf_window_access(&w, 0);
     pf_slots_reconcile(&t, &w, &plan, NULL, NULL);
     struct pf_slot *n;
@@ -291,12 +280,7 @@ END_TEST
 
 START_TEST(slots_invalidate)
 {
-    struct pf_window w;
-    struct pf_slot s[8];
-    struct pf_slots t;
-    struct pf_plan plan;
-    window8(&w);
-    pf_slots_init(&t, s, 8);
+    fixture8();
     pf_window_access(&w, 10);
     pf_slots_reconcile(&t, &w, &plan, NULL, NULL);
     load_all(&t, 100);
@@ -321,12 +305,7 @@ END_TEST
 
 START_TEST(slots_invalidate_drops_short_blocks)
 {
-    struct pf_window w;
-    struct pf_slot s[8];
-    struct pf_slots t;
-    struct pf_plan plan;
-    window8(&w);
-    pf_slots_init(&t, s, 8);
+    fixture8();
     pf_window_access(&w, 0);
     pf_slots_reconcile(&t, &w, &plan, NULL, NULL);
     load_all(&t, 40);                   /* every block short: the file was tiny */
