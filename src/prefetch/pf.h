@@ -32,16 +32,16 @@ struct pf_file;
 /* one prefetch method; every member is set */
 struct pf_method {
     const char *name;
-    /* first read: set up (thread, buffers); nonzero: run without prefetch */
-    int (*start)(ADIO_File fd, struct pf_file *pf);
+    /* on the background thread, without the lock: fetch block s->block
+     * (read it into s->data, or advise the kernel); returns the bytes it
+     * holds (short at the end of file) or -1.  Never calls MPI or ROMIO. */
+    int64_t (*fetch)(struct pf_file *pf, struct pf_slot *s);
     /* read [off, off + len), all inside block `block`, into buf; *got < len
      * only at the end of the file or on error */
     void (*piece)(ADIO_File fd, struct pf_file *pf, int64_t block, char *buf,
                   ADIO_Offset off, ADIO_Offset len, ADIO_Offset *got, int *error_code);
     /* a write touched blocks lo..hi (hi < 0: anything) */
     void (*invalidate)(ADIO_File fd, struct pf_file *pf, int64_t lo, int64_t hi);
-    /* at close, or when prefetch is switched off for the file */
-    void (*stop)(ADIO_File fd, struct pf_file *pf);
 };
 
 extern const struct pf_method pf_fadvise_method, pf_buffer_method;
@@ -52,7 +52,7 @@ struct pf_file {
     struct pf_slots t;
     struct pf_slot *slots;
     int started, off;           /* off: pass every call through */
-    /* buffer method */
+    /* the background thread; lock guards w and t */
     pthread_mutex_t lock;
     pthread_cond_t work, done;
     pthread_t thread;
@@ -66,6 +66,15 @@ static inline int64_t pf_block_of(const struct pf_file *pf, ADIO_Offset off)
 {
     return off / pf->w.bs;
 }
+
+/* the background thread (pf_thread.c): it fetches the QUEUED slots in
+ * order with the method's fetch.  start: nonzero when it cannot run. */
+int pf_thread_start(ADIO_File fd, struct pf_file *pf);
+/* stops and joins it, frees the slots' buffers */
+void pf_thread_stop(struct pf_file *pf);
+/* fetch a QUEUED slot now; called and returns with pf->lock held, drops it
+ * during the fetch.  counter: who asked (PREFETCHED or DEMAND). */
+void pf_load(struct pf_file *pf, struct pf_slot *s, enum pf_counter counter);
 
 /* the window moves to block (counting jumps) and the slots follow it;
  * under the method's lock when it has one */

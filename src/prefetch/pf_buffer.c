@@ -1,8 +1,6 @@
-/* romio-xt prefetch, method buffer: a background thread reads the blocks the
- * window wants into cache_blocks buffers (one per slot, allocated once), and
- * reads are served from them.  The thread only calls pread on fd->fd_sys
- * (never MPI or ROMIO) and stops at close.  One mutex guards the window and
- * the slots; no lock is held during file-system reads. */
+/* romio-xt prefetch, method buffer: the background thread reads the blocks
+ * the window wants into cache_blocks buffers (one per slot, allocated once),
+ * with pread on fd->fd_sys, and reads are served from them. */
 #include "pf.h"
 
 #include <errno.h>
@@ -28,65 +26,20 @@ static int64_t pread_full(int fd, char *buf, int64_t len, int64_t off)
     return done;
 }
 
-/* load a QUEUED slot; called and returns with the lock held, drops it
- * during the read.  counter: who asked (PREFETCHED or DEMAND). */
-static void load(struct pf_file *pf, struct pf_slot *s, enum pf_counter counter)
+/* the thread's fetch: the block into the slot's buffer (allocated once) */
+static int64_t buffer_fetch(struct pf_file *pf, struct pf_slot *s)
 {
     ADIO_File fd = pf->fd;
-    int64_t bs = pf->w.bs, block = s->block, n = -1;
-    s->state = PF_SLOT_LOADING;
-    pthread_mutex_unlock(&pf->lock);
+    int64_t bs = pf->w.bs, n = -1;
     if (!s->data && (s->data = malloc((size_t) bs))) {
         xt_count(fd, &pf_layer, PF_C_ALLOCS, 1);
         xt_count(fd, &pf_layer, PF_C_PEAK_BYTES, bs);
     }
     if (s->data)
-        n = pread_full(fd->fd_sys, s->data, bs, block * bs);
+        n = pread_full(fd->fd_sys, s->data, bs, s->block * bs);
     if (n > 0)
         xt_note_request(fd, 0, n);
-    pthread_mutex_lock(&pf->lock);
-    if (pf_slots_loaded(&pf->t, s, n, bs))
-        xt_count(fd, &pf_layer, counter, 1);
-    pthread_cond_broadcast(&pf->done);
-}
-
-static void *loader(void *arg)
-{
-    struct pf_file *pf = arg;
-    struct pf_plan plan;
-    pthread_mutex_lock(&pf->lock);
-    while (!pf->stop) {
-        struct pf_slot *s = pf_slots_next(&pf->t);
-        if (!s) {
-            pthread_cond_wait(&pf->work, &pf->lock);
-            continue;
-        }
-        load(pf, s, PF_C_PREFETCHED);
-        /* a dropped load freed its slot: the window may want another block */
-        pf_slots_reconcile(&pf->t, &pf->w, &plan, NULL, NULL);
-    }
-    pthread_mutex_unlock(&pf->lock);
-    return NULL;
-}
-
-static int buffer_start(ADIO_File fd, struct pf_file *pf)
-{
-    pthread_mutex_init(&pf->lock, NULL);
-    pthread_cond_init(&pf->work, NULL);
-    pthread_cond_init(&pf->done, NULL);
-    pf->stop = 0;
-    int err = pthread_create(&pf->thread, NULL, loader, pf);
-    if (err) {
-        fprintf(stderr, "romio-xt: warning: hint romio_prefetch_method: cannot start the "
-                "prefetch thread for '%s' (%s); reading without prefetch\n", fd->filename,
-                strerror(err));
-        pthread_cond_destroy(&pf->done);
-        pthread_cond_destroy(&pf->work);
-        pthread_mutex_destroy(&pf->lock);
-        return -1;
-    }
-    pf->have_thread = 1;
-    return 0;
+    return n;
 }
 
 /* copy from a READY slot; returns the bytes copied (short at end of file) */
@@ -117,7 +70,7 @@ static void buffer_piece(ADIO_File fd, struct pf_file *pf, int64_t block, char *
     while (mv != PF_OUTSIDE && (s = pf_slots_find(&pf->t, block)) &&
            s->state != PF_SLOT_READY) {
         if (s->state == PF_SLOT_QUEUED) {       /* not started: load it here */
-            load(pf, s, PF_C_DEMAND);
+            pf_load(pf, s, PF_C_DEMAND);
             kind = PF_C_MISSES;
         } else {
             pthread_cond_wait(&pf->done, &pf->lock);
@@ -148,30 +101,9 @@ static void buffer_invalidate(ADIO_File fd, struct pf_file *pf, int64_t lo, int6
     xt_count(fd, &pf_layer, PF_C_INVALIDATED, n);
 }
 
-static void buffer_stop(ADIO_File fd, struct pf_file *pf)
-{
-    if (!pf->have_thread)
-        return;
-    pthread_mutex_lock(&pf->lock);
-    pf->stop = 1;
-    pthread_cond_broadcast(&pf->work);
-    pthread_mutex_unlock(&pf->lock);
-    pthread_join(pf->thread, NULL);
-    for (int k = 0; k < pf->t.n; k++) {
-        free(pf->t.s[k].data);
-        pf->t.s[k].data = NULL;
-        pf->t.s[k].state = PF_SLOT_FREE;
-    }
-    pthread_cond_destroy(&pf->done);
-    pthread_cond_destroy(&pf->work);
-    pthread_mutex_destroy(&pf->lock);
-    pf->have_thread = 0;
-}
-
 const struct pf_method pf_buffer_method = {
     .name = "buffer",
-    .start = buffer_start,
+    .fetch = buffer_fetch,
     .piece = buffer_piece,
     .invalidate = buffer_invalidate,
-    .stop = buffer_stop,
 };

@@ -75,7 +75,7 @@ static void switch_off(ADIO_File fd, struct pf_file *pf)
         return;
     pf->off = 1;
     if (pf->started)
-        pf->m->stop(fd, pf);
+        pf_thread_stop(pf);
     xt_count(fd, &pf_layer, PF_C_DISABLED, 1);
 }
 
@@ -92,7 +92,7 @@ static int usable(ADIO_File fd, struct pf_file *pf)
     if (!pf->started) {
         pf->started = 1;
         pf->fd = fd;
-        if (fd->fd_sys < 0 || pf->m->start(fd, pf) != 0) {
+        if (fd->fd_sys < 0 || pf_thread_start(fd, pf) != 0) {
             pf->started = 0;
             switch_off(fd, pf);
             return 0;
@@ -348,7 +348,7 @@ static void pf_close(ADIO_File fd, void *st, int *error_code)
 {
     struct pf_file *pf = st;
     if (pf->started && !pf->off)
-        pf->m->stop(fd, pf);
+        pf_thread_stop(pf);
     free(pf->slots);
     pf->slots = NULL;
 }

@@ -86,7 +86,7 @@ run "same-bytes-buffer-stats-np2" digest_case buf-stats 2 $ON $BUF $SMALL romio_
 
 # --- the thread lives while the file is open and stops at close ------------
 run "thread-stops-at-close-np2" mpirun 2 ./t_prefetch "$out/thr.dat" threads $ON $BUF
-run "no-thread-for-fadvise-np1" mpirun 1 ./t_prefetch "$out/thr1.dat" threads $ON $FADV
+run "fadvise-thread-stops-at-close-np1" mpirun 1 ./t_prefetch "$out/thr1.dat" threads $ON $FADV
 
 # --- stats section and the memory bound ------------------------------------
 # stats_case NAME N CACHE_BLOCKS BLOCK_SIZE METHOD HINTS...: scan a file, check the record

@@ -15,8 +15,8 @@
  *            strided, collective, past the end of file, set_size) and after
  *            sync-barrier-sync with the other ranks' writes.  Each read is
  *            checked against the model.
- *   threads  the prefetch thread exists while the file is open (buffer) and
- *            is gone after close: counts /proc/self/task.
+ *   threads  the prefetch thread exists while the file is open and is gone
+ *            after close: counts /proc/self/task.
  *   scan     rank 0 creates FILE; all read it front to back in 100 KiB pieces
  *            with a backward seek every 10 reads; prints EXPECT reads=N.
  *   wronly   opens FILE write-only: no prefetch layer (romio_xt_layers). */
@@ -493,21 +493,21 @@ int main(int argc, char **argv)
     }
     model = calloc(MODEL_CAP, 1);
     MPI_Info_create(&hints);
-    int buffer = 0;
+    int prefetch = 0;
     for (int a = 3; a < argc; a++) {
         char *eq = strchr(argv[a], '=');
         if (!eq)
             continue;
         *eq = '\0';
         MPI_Info_set(hints, argv[a], eq + 1);
-        buffer |= strcmp(argv[a], "romio_prefetch_method") == 0 && strcmp(eq + 1, "buffer") == 0;
+        prefetch |= strcmp(argv[a], "romio_prefetch") == 0 && strcmp(eq + 1, "enable") == 0;
     }
     if (strcmp(argv[2], "verify") == 0)
         verify(argv[1]);
     else if (strcmp(argv[2], "wronly") == 0)
         wronly(argv[1]);
     else if (strcmp(argv[2], "threads") == 0)
-        threads(argv[1], buffer);
+        threads(argv[1], prefetch);
     else
         scan(argv[1]);
     MPI_Info_free(&hints);
