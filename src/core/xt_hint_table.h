@@ -42,9 +42,10 @@
       "of the file; `0:0` = the whole file). Reads outside them bypass the prefetcher.") \
     X(XT_H_PF_METHOD, "romio_prefetch_method", XT_ENUM, "fadvise", 0, 0, "fadvise|buffer", \
       XT_AGREE | XT_OPEN_ONLY, NULL, \
-      "fadvise: POSIX_FADV_WILLNEED for blocks entering the window, POSIX_FADV_DONTNEED for " \
-      "blocks leaving it (the kernel's page cache holds the data). buffer: a background " \
-      "thread reads the blocks into a bounded in-process cache that serves the reads, for " \
+      "fadvise: a background thread advises POSIX_FADV_WILLNEED for blocks entering the " \
+      "window, POSIX_FADV_DONTNEED for blocks leaving it (the kernel's page cache holds the " \
+      "data). buffer: a background thread reads the blocks into a bounded in-process cache " \
+      "that serves the reads, for " \
       "file systems that ignore fadvise; writes through this file handle invalidate it, " \
       "MPI_File_sync empties it, atomic mode bypasses it.")
 

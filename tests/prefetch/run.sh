@@ -92,10 +92,11 @@ run "fadvise-thread-stops-at-close-np1" mpirun 1 ./t_prefetch "$out/thr1.dat" th
 # stats_case NAME N CACHE_BLOCKS BLOCK_SIZE METHOD HINTS...: scan a file, check the record
 stats_case() {
     local name=$1 n=$2 cb=$3 bs=$4 method=$5; shift 5
-    local j=$out/$name.json
+    local j=$out/$name.json mode=${MODE:-scan}
     rm -f "$j"
-    ROMIO_XT_STATS_FILE=$j timeout 300 env -u ROMIO_HINTS -u ROMIO_XT_STATS "$mpiexec" -n "$n" \
-        ./t_prefetch "$out/$name.dat" scan "$@" romio_xt_stats=enable > "$j.out" 2>&1 ||
+    ROMIO_XT_STATS_FILE=$j MPIR_CVAR_NUM_CLIQUES=$n timeout 300 env -u ROMIO_HINTS \
+        -u ROMIO_XT_STATS "$mpiexec" -n "$n" \
+        ./t_prefetch "$out/$name.dat" "$mode" "$@" romio_xt_stats=enable > "$j.out" 2>&1 ||
         { cat "$j.out"; return 1; }
     cat "$j.out"
     python3 "$src/check_prefetch_stats.py" "$j" "$j.out" "$out/$name.dat" "$n" "$cb" "$bs" "$method"
@@ -105,6 +106,10 @@ run "stats-memory-bound-buffer-np1" stats_case mem1 1 3 65536 buffer $ON $BUF \
 run "stats-memory-bound-buffer-np2" stats_case mem2 2 5 131072 buffer $ON $BUF \
     romio_prefetch_block_size=128k romio_prefetch_cache_blocks=5 romio_prefetch_read_ahead=1
 run "stats-fadvise-np2" stats_case fadv 2 8 1048576 fadvise $ON $FADV romio_prefetch_block_size=1m
+# collective reads: the aggregators' reads go through the cache (2 aggregators)
+MODE=collscan run "stats-collective-buffer-np2" stats_case coll 2 4 262144 \
+    buffer $ON $BUF romio_prefetch_block_size=256k romio_prefetch_cache_blocks=4 \
+    romio_prefetch_read_ahead=2 cb_buffer_size=524288
 
 # --- bad values: one warning naming the hint, the value and the value used --
 # expect_warning NAME REGEX HINTS...

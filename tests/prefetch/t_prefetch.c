@@ -19,7 +19,10 @@
  *            after close: counts /proc/self/task.
  *   scan     rank 0 creates FILE; all read it front to back in 100 KiB pieces
  *            with a backward seek every 10 reads; prints EXPECT reads=N.
- *   wronly   opens FILE write-only: no prefetch layer (romio_xt_layers). */
+ *   wronly   opens FILE write-only: no prefetch layer (romio_xt_layers).
+ *   collscan rank 0 creates FILE; all read it with collective reads through
+ *            an interleaved view (two-phase: the aggregators read); prints
+ *            EXPECT reads=<calls per rank> got=BYTES. */
 #include "../mpi/common.h"
 
 #include <dirent.h>
@@ -472,6 +475,34 @@ static void scan(const char *path)
         printf("EXPECT reads=%d got=%lld\n", total, got);
 }
 
+/* collective reads only: the aggregators' reads are what the layer sees */
+static void collscan(const char *path)
+{
+    const int b = 64 * KB;
+    const long long stride = (long long) nprocs * b;
+    fsize = 0;
+    model_fill(0, FILE_SIZE, 1);
+    create_file(path);
+    MPI_File fh = open_file(path, MPI_MODE_RDONLY, hints);
+    set_blocks_view(fh, (long long) rank * b, b, stride);
+    long long per_rank = (fsize / stride) * b, chunk = 4 * b, got = 0;
+    unsigned char *buf = malloc(chunk);
+    MPI_Status st;
+    int calls = 0;
+    for (long long v = 0; v < per_rank; v += chunk, calls++) {
+        long long n = v + chunk > per_rank ? per_rank - v : chunk;
+        T_MPI(MPI_File_read_at_all(fh, v, buf, (int) n, MPI_BYTE, &st));
+        check_view("read_at_all", buf, v, n, (long long) rank * b, b, stride, count_of(&st));
+        got += count_of(&st);
+    }
+    T_MPI(MPI_File_close(&fh));
+    free(buf);
+    long long total;
+    MPI_Reduce(&got, &total, 1, MPI_LONG_LONG, MPI_SUM, 0, MPI_COMM_WORLD);
+    if (rank == 0)
+        printf("EXPECT reads=%d got=%lld\n", calls, total);
+}
+
 static void wronly(const char *path)
 {
     char layers[256];
@@ -506,6 +537,8 @@ int main(int argc, char **argv)
         verify(argv[1]);
     else if (strcmp(argv[2], "wronly") == 0)
         wronly(argv[1]);
+    else if (strcmp(argv[2], "collscan") == 0)
+        collscan(argv[1]);
     else if (strcmp(argv[2], "threads") == 0)
         threads(argv[1], prefetch);
     else
