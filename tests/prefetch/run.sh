@@ -83,6 +83,7 @@ run "same-bytes-buffer-willneed-np2" digest_case buf-ranges 2 $ON $BUF $SMALL \
 run "same-bytes-buffer-odd-block-np2" digest_case buf-odd 2 $ON $BUF \
     romio_prefetch_block_size=12345 romio_prefetch_cache_blocks=16 romio_prefetch_read_ahead=9
 run "same-bytes-buffer-stats-np2" digest_case buf-stats 2 $ON $BUF $SMALL romio_xt_stats=enable
+run "same-bytes-buffer-2-aggregators-np2" digest_case buf-cb2 2 $ON $BUF $SMALL cb_nodes=2 cb_config_list=*:*
 
 # --- the thread lives while the file is open and stops at close ------------
 run "thread-stops-at-close-np2" mpirun 2 ./t_prefetch "$out/thr.dat" threads $ON $BUF
@@ -109,7 +110,7 @@ run "stats-fadvise-np2" stats_case fadv 2 8 1048576 fadvise $ON $FADV romio_pref
 # collective reads: the aggregators' reads go through the cache (2 aggregators)
 MODE=collscan run "stats-collective-buffer-np2" stats_case coll 2 4 262144 \
     buffer $ON $BUF romio_prefetch_block_size=256k romio_prefetch_cache_blocks=4 \
-    romio_prefetch_read_ahead=2 cb_buffer_size=524288
+    romio_prefetch_read_ahead=2 cb_buffer_size=524288 cb_nodes=2 cb_config_list=*:*
 
 # --- bad values: one warning naming the hint, the value and the value used --
 # expect_warning NAME REGEX HINTS...
