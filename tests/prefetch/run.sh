@@ -139,15 +139,15 @@ run "warn-typo" expect_warning wty "unknown hint romio_prefetch_blocksize ignore
     $ON romio_prefetch_blocksize=1m
 
 # --- no leaks or memory errors in our code under valgrind -------------------
-valgrind_case() {
+valgrind_case() {  # valgrind_case METHOD
     command -v valgrind > /dev/null || { echo "valgrind is missing"; return 1; }
-    rm -f "$out"/vg.*.log
-    timeout 600 env -u ROMIO_HINTS -u ROMIO_XT_STATS ROMIO_XT_STATS_FILE=$out/vg.json \
+    rm -f "$out"/vg.$1.*.log
+    timeout 600 env -u ROMIO_HINTS -u ROMIO_XT_STATS ROMIO_XT_STATS_FILE=$out/vg.$1.json \
         "$mpiexec" -n 2 valgrind -q --leak-check=full --show-leak-kinds=definite,indirect \
-        --log-file="$out/vg.%p.log" ./t_prefetch "$out/vg.dat" scan $ON $BUF $SMALL \
-        romio_xt_stats=enable || return 1
-    python3 "$XT_SRCDIR/tests/mpi/check_valgrind.py" "$out"/vg.*.log
+        --log-file="$out/vg.$1.%p.log" ./t_prefetch "$out/vg.$1.dat" scan $ON \
+        romio_prefetch_method=$1 $SMALL romio_xt_stats=enable || return 1
+    python3 "$XT_SRCDIR/tests/mpi/check_valgrind.py" "$out"/vg.$1.*.log
 }
-run "valgrind-buffer-np2" valgrind_case
+for m in buffer fadvise; do run "valgrind-$m-np2" valgrind_case $m; done
 
 exit $((fails > 0))
