@@ -34,6 +34,9 @@ struct xt_layer {
     int ncounters;
     /* rank 0, at close when stats are on: extra members of the section */
     void (*report)(ADIO_File fd, void *state, struct xt_json *j);
+    /* [off, off + len) of the file changed without passing through this
+     * layer (len < 0: anything may have); layers with a cache drop it */
+    void (*wrote)(ADIO_File fd, void *state, ADIO_Offset off, ADIO_Offset len);
 };
 
 struct xt_slot {
@@ -76,6 +79,10 @@ void xt_note_request(ADIO_File fd, int is_write, int64_t bytes);
  * must not count it as a request.  Needed by layers with background threads,
  * whose requests land while the application's call is running. */
 void xt_note_handled(ADIO_File fd);
+/* a layer that writes to the file itself (pwrite on fd->fd_sys instead of
+ * the table below) calls this after the write: every layer's `wrote` hears of
+ * it (e.g. the prefetch cache drops the blocks).  len < 0: anything. */
+void xt_wrote(ADIO_File fd, ADIO_Offset off, ADIO_Offset len);
 
 /* seconds, monotonic */
 double xt_now(void);

@@ -153,6 +153,15 @@ static void written_all(ADIO_File fd)
         pf->m->invalidate(fd, pf, 0, -1);
 }
 
+/* another layer wrote to the file itself (xt_wrote) */
+static void pf_wrote(ADIO_File fd, void *st, ADIO_Offset off, ADIO_Offset len)
+{
+    if (len < 0)
+        written_all(fd);
+    else
+        written(fd, off, len);
+}
+
 static void ADIOI_PF_WriteContig(ADIO_File fd, const void *buf, int count, MPI_Datatype dt,
                                  int fpt, ADIO_Offset offset, ADIO_Status *status,
                                  int *error_code)
@@ -372,4 +381,5 @@ const struct xt_layer pf_layer = {
     .counters = pf_counter_names,
     .ncounters = PF_NCOUNTERS,
     .report = pf_report,
+    .wrote = pf_wrote,
 };
