@@ -48,6 +48,33 @@
       XT_AGREE, NULL, \
       "Measure the file system's latency and bandwidth once per directory (a ~16 MiB probe " \
       "file, ~0.1 s) and cache them in $XDG_CACHE_HOME/romio-xt/ads-calibration; 'disable' " \
-      "uses built-in costs unless romio_ads_latency/romio_ads_bandwidth are given.")
+      "uses built-in costs unless romio_ads_latency/romio_ads_bandwidth are given.") \
+    X(XT_H_PF, "romio_prefetch", XT_ENUM, "disable", 0, 0, "disable|enable", \
+      XT_AGREE | XT_OPEN_ONLY, NULL, \
+      "Prefetch for reads of this file: a window of blocks follows the reads (independent, " \
+      "strided and the aggregators' reads in collective I/O) and the blocks ahead of it are " \
+      "prefetched. Not installed for write-only files.") \
+    X(XT_H_PF_BLOCK_SIZE, "romio_prefetch_block_size", XT_SIZE, "4m", 4096, 1073741824.0, NULL, \
+      XT_AGREE | XT_OPEN_ONLY, NULL, "Prefetch block size in bytes (k/m/g suffixes).") \
+    X(XT_H_PF_CACHE_BLOCKS, "romio_prefetch_cache_blocks", XT_INT, "8", 1, 4096, NULL, \
+      XT_AGREE | XT_OPEN_ONLY, NULL, \
+      "Blocks in the prefetch window: the current block, the read-ahead and the blocks kept " \
+      "behind it for backward seeks. With method buffer, the cache memory per open file is " \
+      "at most cache_blocks x block_size.") \
+    X(XT_H_PF_READ_AHEAD, "romio_prefetch_read_ahead", XT_INT, "4", 0, 4095, NULL, \
+      XT_AGREE | XT_OPEN_ONLY, NULL, \
+      "Blocks prefetched after the current one (at most romio_prefetch_cache_blocks - 1).") \
+    X(XT_H_PF_WILLNEED, "romio_prefetch_willneed", XT_STRING, "0:0", 0, 0, NULL, \
+      XT_AGREE | XT_OPEN_ONLY, NULL, \
+      "Byte ranges to prefetch, `offset:length,...` (k/m/g suffixes; length 0 = to the end " \
+      "of the file; `0:0` = the whole file). Reads outside them bypass the prefetcher.") \
+    X(XT_H_PF_METHOD, "romio_prefetch_method", XT_ENUM, "fadvise", 0, 0, "fadvise|buffer", \
+      XT_AGREE | XT_OPEN_ONLY, NULL, \
+      "fadvise: a background thread advises POSIX_FADV_WILLNEED for blocks entering the " \
+      "window, POSIX_FADV_DONTNEED for blocks leaving it (the kernel's page cache holds the " \
+      "data). buffer: a background thread reads the blocks into a bounded in-process cache " \
+      "that serves the reads, for " \
+      "file systems that ignore fadvise; writes through this file handle invalidate it, " \
+      "MPI_File_sync empties it, atomic mode bypasses it.")
 
 #endif

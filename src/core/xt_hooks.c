@@ -53,6 +53,21 @@ void xt_note_request(ADIO_File fd, int is_write, int64_t bytes)
     __atomic_fetch_add(&xf->req_bytes[!!is_write], bytes, __ATOMIC_RELAXED);
 }
 
+void xt_note_handled(ADIO_File fd)
+{
+    struct xt_file *xf = xt_file(fd);
+    if (xf)
+        __atomic_fetch_add(&xf->req_handled, 1, __ATOMIC_RELAXED);
+}
+
+void xt_wrote(ADIO_File fd, ADIO_Offset off, ADIO_Offset len)
+{
+    struct xt_file *xf = xt_file(fd);
+    for (int s = 0; xf && s < xf->nslots; s++)
+        if (xf->slots[s].layer->wrote)
+            xf->slots[s].layer->wrote(fd, xf->slots[s].state, off, len);
+}
+
 const struct xt_hint_value *xt_hint(ADIO_File fd, enum xt_hint_id h)
 {
     static struct xt_hint_value defaults[XT_NHINTS];

@@ -34,6 +34,9 @@ struct xt_layer {
     int ncounters;
     /* rank 0, at close when stats are on: extra members of the section */
     void (*report)(ADIO_File fd, void *state, struct xt_json *j);
+    /* [off, off + len) of the file changed without passing through this
+     * layer (len < 0: anything may have); layers with a cache drop it */
+    void (*wrote)(ADIO_File fd, void *state, ADIO_Offset off, ADIO_Offset len);
 };
 
 struct xt_slot {
@@ -50,6 +53,7 @@ struct xt_file {
     int rank, nprocs;
     ADIOI_Fns *stock;           /* the file system's table, NULL until stacked */
     int64_t req_count[2], req_bytes[2];   /* file-system requests: [0] read, [1] write */
+    int64_t req_handled;        /* calls whose requests a layer below accounted */
     int nslots;
     struct xt_slot slots[XT_MAX_LAYERS];
     double open_time;
@@ -70,6 +74,15 @@ void xt_count(ADIO_File fd, const struct xt_layer *l, int k, int64_t n);
 /* a request a layer issued to the file system itself, bypassing fd->fns;
  * thread-safe (background threads may call it) */
 void xt_note_request(ADIO_File fd, int is_write, int64_t bytes);
+/* the contiguous call in progress on fd did its own xt_note_request
+ * accounting (none at all when it was served from a cache): the stats layer
+ * must not count it as a request.  Needed by layers with background threads,
+ * whose requests land while the application's call is running. */
+void xt_note_handled(ADIO_File fd);
+/* a layer that writes to the file itself (pwrite on fd->fd_sys instead of
+ * the table below) calls this after the write: every layer's `wrote` hears of
+ * it (e.g. the prefetch cache drops the blocks).  len < 0: anything. */
+void xt_wrote(ADIO_File fd, ADIO_Offset off, ADIO_Offset len);
 
 /* seconds, monotonic */
 double xt_now(void);

@@ -1,0 +1,203 @@
+/* ROOT-like reader for the prefetch benchmark (the seed's "I/O Prefetching in
+ * ROOT": mostly increasing offsets with gaps, occasional backward seeks
+ * inside a range, ~250 KiB per read, compute after each read).
+ *
+ *   pf_root --create FILE BYTES        write FILE (every 8-byte word = a hash
+ *                                      of its offset) unless it is there
+ *   pf_root --data DIR --bytes B --compute-us C --mode MODE [--seed S]
+ *
+ * Each rank is an independent reader of its own file DIR/root.<rank>
+ * (MPI_COMM_SELF; hints come from ROMIO_HINTS).  Before the run the file is
+ * dropped from the page cache (POSIX_FADV_DONTNEED).  MODE "willneed" issues
+ * one POSIX_FADV_WILLNEED over the whole file at open (the seed's straw man);
+ * other modes only name the run.  Compute is a busy loop of C microseconds
+ * after each read.  Three words of each read are checked.  Prints, on rank 0
+ * after close:  RESULT phase=root readers=N compute_us=C seconds=S
+ * read_seconds=R reads=K bytes=B per_read_ms=M file=PATH  (seconds: the
+ * slowest reader; read_seconds: time inside MPI_File_read_at, max). */
+#define _GNU_SOURCE
+#include <mpi.h>
+#include <fcntl.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <time.h>
+#include <unistd.h>
+
+#define KB 1024LL
+#define MB (1024LL * 1024)
+
+static uint64_t word_at(uint64_t off)
+{
+    uint64_t x = off * 0x9E3779B97F4A7C15ULL;
+    return x ^ (x >> 29) ^ 0x5bd1e995;
+}
+
+static double now(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return ts.tv_sec + ts.tv_nsec * 1e-9;
+}
+
+static void spin(double us)
+{
+    double end = now() + us * 1e-6;
+    while (now() < end)
+        ;
+}
+
+static uint64_t rng;
+static long long rnd(long long lo, long long hi)  /* uniform in [lo, hi] */
+{
+    rng = rng * 6364136223846793005ULL + 1442695040888963407ULL;
+    return lo + (long long) ((rng >> 17) % (uint64_t) (hi - lo + 1));
+}
+
+static int create(const char *path, long long bytes)
+{
+    struct stat sb;
+    if (stat(path, &sb) == 0 && sb.st_size == bytes)
+        return 0;
+    int fd = open(path, O_CREAT | O_TRUNC | O_WRONLY, 0644);
+    if (fd < 0)
+        return perror(path), 1;
+    const long long chunk = 4 * MB;
+    uint64_t *buf = malloc(chunk);
+    for (long long off = 0; off < bytes; off += chunk) {
+        long long n = off + chunk > bytes ? bytes - off : chunk;
+        for (long long k = 0; k < n / 8; k++)
+            buf[k] = word_at(off + 8 * k);
+        if (pwrite(fd, buf, n, off) != n)
+            return perror(path), 1;
+    }
+    free(buf);
+    fsync(fd);
+    close(fd);
+    return 0;
+}
+
+/* wait for everyone without busy-polling (ch3:nemesis polls in blocking calls) */
+static void quiet_barrier(void)
+{
+    MPI_Request rq;
+    int done = 0;
+    MPI_Ibarrier(MPI_COMM_WORLD, &rq);
+    while (!done) {
+        MPI_Test(&rq, &done, MPI_STATUS_IGNORE);
+        if (!done)
+            usleep(1000);
+    }
+}
+
+static int check(const char *buf, long long off, long long n)
+{
+    long long first = (off + 7) / 8 * 8, last = (off + n - 8) / 8 * 8, mid = (first + last) / 16 * 8;
+    long long at[3] = { first, mid, last };
+    for (int k = 0; k < 3; k++) {
+        uint64_t w;
+        if (at[k] < off || at[k] + 8 > off + n)
+            continue;
+        memcpy(&w, buf + (at[k] - off), 8);
+        if (w != word_at(at[k])) {
+            fprintf(stderr, "pf_root: wrong data at %lld\n", at[k]);
+            return 1;
+        }
+    }
+    return 0;
+}
+
+struct run {
+    int reads, errors;
+    long long bytes;
+    double seconds, read_seconds;
+};
+
+/* ranges of 8-64 MiB visited in order; inside one, reads of 50-450 KiB with
+ * gaps of 0-500 KiB, and 1 read in 20 seeks back 256 KiB-1 MiB */
+static void root_reads(MPI_File fh, long long size, double compute_us, struct run *r)
+{
+    char *buf = malloc(450 * KB);
+    double t0 = now();
+    for (long long range = 0; range < size;) {
+        long long end = range + rnd(8 * MB, 64 * MB), pos = range;
+        if (end > size)
+            end = size;
+        while (pos < end) {
+            long long len = rnd(50 * KB, 450 * KB);
+            if (pos + len > size)
+                len = size - pos;
+            MPI_Status st;
+            double t1 = now();
+            MPI_File_read_at(fh, pos, buf, (int) len, MPI_BYTE, &st);
+            r->read_seconds += now() - t1;
+            r->errors += check(buf, pos, len);
+            r->reads++;
+            r->bytes += len;
+            spin(compute_us);
+            if (rnd(1, 20) == 1 && pos - range > MB)
+                pos -= rnd(256 * KB, MB);
+            else
+                pos += len + rnd(0, 500 * KB);
+        }
+        range = end;
+    }
+    r->seconds = now() - t0;
+    free(buf);
+}
+
+int main(int argc, char **argv)
+{
+    const char *dir = ".", *mode = "off";
+    long long bytes = 1024 * MB;
+    double compute_us = 0;
+    int seed = 1, rank, nprocs;
+    if (argc == 4 && strcmp(argv[1], "--create") == 0)
+        return create(argv[2], atoll(argv[3]));
+    for (int a = 1; a + 1 < argc; a += 2) {
+        if (!strcmp(argv[a], "--data")) dir = argv[a + 1];
+        else if (!strcmp(argv[a], "--bytes")) bytes = atoll(argv[a + 1]);
+        else if (!strcmp(argv[a], "--compute-us")) compute_us = atof(argv[a + 1]);
+        else if (!strcmp(argv[a], "--mode")) mode = argv[a + 1];
+        else if (!strcmp(argv[a], "--seed")) seed = atoi(argv[a + 1]);
+    }
+    MPI_Init(&argc, &argv);
+    MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+    MPI_Comm_size(MPI_COMM_WORLD, &nprocs);
+    char path[4096];
+    snprintf(path, sizeof(path), "%s/root.%d", dir, rank);
+    int pfd = open(path, O_RDONLY);
+    struct stat sb;
+    if (pfd < 0 || fstat(pfd, &sb) != 0 || sb.st_size < bytes) {
+        fprintf(stderr, "pf_root: %s missing or shorter than %lld (run --create)\n", path, bytes);
+        MPI_Abort(MPI_COMM_WORLD, 2);
+    }
+    posix_fadvise(pfd, 0, 0, POSIX_FADV_DONTNEED);
+    quiet_barrier();
+    struct run r = { 0 };
+    rng = (uint64_t) seed * 7919 + (uint64_t) rank;
+    double t0 = now();
+    MPI_File fh;
+    MPI_File_open(MPI_COMM_SELF, path, MPI_MODE_RDONLY, MPI_INFO_NULL, &fh);
+    if (!strcmp(mode, "willneed"))
+        posix_fadvise(pfd, 0, 0, POSIX_FADV_WILLNEED);
+    root_reads(fh, bytes, compute_us, &r);
+    MPI_File_close(&fh);
+    r.seconds = now() - t0;
+    close(pfd);
+    quiet_barrier();
+    double secs[2] = { r.seconds, r.read_seconds }, maxs[2];
+    long long cnt[3] = { r.reads, r.bytes, r.errors }, sums[3];
+    MPI_Reduce(secs, maxs, 2, MPI_DOUBLE, MPI_MAX, 0, MPI_COMM_WORLD);
+    MPI_Allreduce(cnt, sums, 3, MPI_LONG_LONG, MPI_SUM, MPI_COMM_WORLD);
+    if (rank == 0) {
+        snprintf(path, sizeof(path), "%s/root.0", dir);
+        printf("RESULT phase=root readers=%d compute_us=%g seconds=%.4f read_seconds=%.4f "
+               "reads=%lld bytes=%lld per_read_ms=%.4f file=%s\n", nprocs, compute_us, maxs[0],
+               maxs[1], sums[0], sums[1], 1e3 * maxs[1] / (sums[0] / nprocs), path);
+    }
+    MPI_Finalize();
+    return sums[2] ? 1 : 0;
+}

@@ -1,0 +1,88 @@
+/* romio-xt prefetch layer: per-file state, counters and the methods.
+ *
+ * The layer overrides ReadContig (every read that reaches the file system
+ * goes through it: independent, strided/data sieving and the aggregators'
+ * reads in two-phase collective I/O call it through fd->fns) and the write,
+ * sync and resize paths (to invalidate).  The method (fadvise or buffer) is
+ * one const struct pf_method; the window logic is pure (pf_window.c,
+ * pf_slots.c). */
+#ifndef PF_H
+#define PF_H
+
+#include "../core/xt_layer.h"
+#include "pf_window.h"
+#include "pf_slots.h"
+
+#include <pthread.h>
+
+#define PF_COUNTERS(X) \
+    X(PREFETCHED, "blocks_prefetched") X(DEMAND, "blocks_demand") \
+    X(HITS, "hits") X(WAITS, "waits") X(MISSES, "misses") X(JUMPS, "jumps") \
+    X(BYTES_CACHE, "bytes_from_cache") X(BYTES_FS, "bytes_from_fs") \
+    X(WAIT_US, "wait_us") X(INVALIDATED, "blocks_invalidated") \
+    X(DROPPED_UNUSED, "blocks_dropped_unused") X(ALLOCS, "buffer_allocs") \
+    X(PEAK_BYTES, "buffer_peak_bytes") X(DISABLED, "cache_disabled")
+
+#define PF_ENUM(id, name) PF_C_##id,
+enum pf_counter { PF_COUNTERS(PF_ENUM) PF_NCOUNTERS };
+#undef PF_ENUM
+
+struct pf_file;
+
+/* one prefetch method; every member is set */
+struct pf_method {
+    const char *name;
+    /* on the background thread, without the lock: fetch block s->block
+     * (read it into s->data, or advise the kernel); returns the bytes it
+     * holds (short at the end of file) or -1.  Never calls MPI or ROMIO. */
+    int64_t (*fetch)(struct pf_file *pf, struct pf_slot *s);
+    /* read [off, off + len), all inside block `block`, into buf; *got < len
+     * only at the end of the file or on error */
+    void (*piece)(ADIO_File fd, struct pf_file *pf, int64_t block, char *buf,
+                  ADIO_Offset off, ADIO_Offset len, ADIO_Offset *got, int *error_code);
+    /* a write touched blocks lo..hi (hi < 0: anything) */
+    void (*invalidate)(ADIO_File fd, struct pf_file *pf, int64_t lo, int64_t hi);
+};
+
+extern const struct pf_method pf_fadvise_method, pf_buffer_method;
+
+struct pf_file {
+    const struct pf_method *m;
+    struct pf_window w;
+    struct pf_slots t;
+    struct pf_slot *slots;
+    int started, off;           /* off: pass every call through */
+    /* the background thread; lock guards w and t */
+    pthread_mutex_t lock;
+    pthread_cond_t work, done;
+    pthread_t thread;
+    int have_thread, stop;
+    ADIO_File fd;
+};
+
+extern const struct xt_layer pf_layer;
+
+static inline int64_t pf_block_of(const struct pf_file *pf, ADIO_Offset off)
+{
+    return off / pf->w.bs;
+}
+
+/* the background thread (pf_thread.c): it fetches the QUEUED slots in
+ * order with the method's fetch.  start: nonzero when it cannot run. */
+int pf_thread_start(ADIO_File fd, struct pf_file *pf);
+/* stops and joins it, frees the slots' buffers */
+void pf_thread_stop(struct pf_file *pf);
+/* fetch a QUEUED slot now; called and returns with pf->lock held, drops it
+ * during the fetch.  counter: who asked (PREFETCHED or DEMAND). */
+void pf_load(struct pf_file *pf, struct pf_slot *s, enum pf_counter counter);
+
+/* the window moves to block (counting jumps) and the slots follow it;
+ * under the method's lock when it has one */
+enum pf_move pf_access(ADIO_File fd, struct pf_file *pf, int64_t block, struct pf_plan *plan,
+                       pf_drop_fn drop, void *arg);
+/* read [off, off + len) from the file system through the table below,
+ * counting it as a file-system request */
+void pf_read_lower(ADIO_File fd, char *buf, ADIO_Offset off, ADIO_Offset len,
+                   ADIO_Offset *nread, int *error_code);
+
+#endif

@@ -1,0 +1,109 @@
+/* romio-xt prefetch, method buffer: the background thread reads the blocks
+ * the window wants into cache_blocks buffers (one per slot, allocated once),
+ * with pread on fd->fd_sys, and reads are served from them. */
+#include "pf.h"
+
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+/* bs bytes at off, or fewer at the end of the file; -1 on error */
+static int64_t pread_full(int fd, char *buf, int64_t len, int64_t off)
+{
+    int64_t done = 0;
+    while (done < len) {
+        ssize_t n = pread(fd, buf + done, (size_t) (len - done), (off_t) (off + done));
+        if (n < 0 && errno == EINTR)
+            continue;
+        if (n < 0)
+            return -1;
+        if (n == 0)
+            break;
+        done += n;
+    }
+    return done;
+}
+
+/* the thread's fetch: the block into the slot's buffer (allocated once) */
+static int64_t buffer_fetch(struct pf_file *pf, struct pf_slot *s)
+{
+    ADIO_File fd = pf->fd;
+    int64_t bs = pf->w.bs, n = -1;
+    if (!s->data && (s->data = malloc((size_t) bs))) {
+        xt_count(fd, &pf_layer, PF_C_ALLOCS, 1);
+        xt_count(fd, &pf_layer, PF_C_PEAK_BYTES, bs);
+    }
+    if (s->data)
+        n = pread_full(fd->fd_sys, s->data, bs, s->block * bs);
+    if (n >= 0)                 /* a read past the end is a request too */
+        xt_note_request(fd, 0, n);
+    return n;
+}
+
+/* copy from a READY slot; returns the bytes copied (short at end of file) */
+static ADIO_Offset copy_out(struct pf_file *pf, struct pf_slot *s, char *buf,
+                            ADIO_Offset off, ADIO_Offset len)
+{
+    ADIO_Offset at = off - s->block * pf->w.bs, n = s->len - at;
+    if (n > len)
+        n = len;
+    if (n <= 0)
+        return 0;
+    memcpy(buf, s->data + at, (size_t) n);
+    s->used = 1;
+    return n;
+}
+
+static void buffer_piece(ADIO_File fd, struct pf_file *pf, int64_t block, char *buf,
+                         ADIO_Offset off, ADIO_Offset len, ADIO_Offset *got, int *error_code)
+{
+    struct pf_plan plan;
+    struct pf_slot *s = NULL;
+    enum pf_counter kind = PF_C_HITS;
+    double t0 = xt_now();
+    pthread_mutex_lock(&pf->lock);
+    enum pf_move mv = pf_access(fd, pf, block, &plan, NULL, NULL);
+    if (plan.nqueued)
+        pthread_cond_signal(&pf->work);
+    while (mv != PF_OUTSIDE && (s = pf_slots_find(&pf->t, block)) &&
+           s->state != PF_SLOT_READY) {
+        if (s->state == PF_SLOT_QUEUED) {       /* not started: load it here */
+            pf_load(pf, s, PF_C_DEMAND);
+            kind = PF_C_MISSES;
+        } else {
+            pthread_cond_wait(&pf->done, &pf->lock);
+            if (kind == PF_C_HITS)
+                kind = PF_C_WAITS;
+        }
+    }
+    if (mv != PF_OUTSIDE && s) {
+        *got = copy_out(pf, s, buf, off, len);
+        *error_code = MPI_SUCCESS;
+        pthread_mutex_unlock(&pf->lock);
+    } else {                    /* not in the cache: read it here */
+        pthread_mutex_unlock(&pf->lock);
+        pf_read_lower(fd, buf, off, len, got, error_code);
+        kind = PF_C_MISSES;
+    }
+    xt_count(fd, &pf_layer, kind, 1);
+    xt_count(fd, &pf_layer, kind == PF_C_MISSES ? PF_C_BYTES_FS : PF_C_BYTES_CACHE, *got);
+    if (kind != PF_C_HITS)
+        xt_count(fd, &pf_layer, PF_C_WAIT_US, (int64_t) ((xt_now() - t0) * 1e6));
+}
+
+static void buffer_invalidate(ADIO_File fd, struct pf_file *pf, int64_t lo, int64_t hi)
+{
+    pthread_mutex_lock(&pf->lock);
+    int n = pf_slots_invalidate(&pf->t, lo, hi, pf->w.bs);
+    pthread_mutex_unlock(&pf->lock);
+    xt_count(fd, &pf_layer, PF_C_INVALIDATED, n);
+}
+
+const struct pf_method pf_buffer_method = {
+    .name = "buffer",
+    .fetch = buffer_fetch,
+    .piece = buffer_piece,
+    .invalidate = buffer_invalidate,
+};

@@ -1,0 +1,48 @@
+/* romio-xt prefetch, method fadvise: as Mercury did, POSIX_FADV_WILLNEED for
+ * each block entering the window (issued by the background thread, as
+ * Mercury's advisor thread did: the call can take a while) and
+ * POSIX_FADV_DONTNEED for each block leaving it.  The kernel's page cache
+ * holds the data, so reads go to the file system unchanged and writes need
+ * no invalidation.  The slots only record which blocks are advised. */
+#include "pf.h"
+
+#include <fcntl.h>
+
+static void dontneed(void *arg, int64_t block)
+{
+    struct pf_file *pf = arg;
+    (void) posix_fadvise(pf->fd->fd_sys, (off_t) (block * pf->w.bs), (off_t) pf->w.bs,
+                         POSIX_FADV_DONTNEED);
+}
+
+static int64_t fadvise_fetch(struct pf_file *pf, struct pf_slot *s)
+{
+    (void) posix_fadvise(pf->fd->fd_sys, (off_t) (s->block * pf->w.bs), (off_t) pf->w.bs,
+                         POSIX_FADV_WILLNEED);
+    return pf->w.bs;
+}
+
+static void fadvise_piece(ADIO_File fd, struct pf_file *pf, int64_t block, char *buf,
+                          ADIO_Offset off, ADIO_Offset len, ADIO_Offset *got, int *error_code)
+{
+    struct pf_plan plan;
+    pthread_mutex_lock(&pf->lock);
+    pf_access(fd, pf, block, &plan, dontneed, pf);
+    if (plan.nqueued)
+        pthread_cond_signal(&pf->work);
+    pthread_mutex_unlock(&pf->lock);
+    pf_read_lower(fd, buf, off, len, got, error_code);
+    xt_count(fd, &pf_layer, PF_C_BYTES_FS, *got);
+}
+
+/* the page cache is coherent with writes */
+static void fadvise_invalidate(ADIO_File fd, struct pf_file *pf, int64_t lo, int64_t hi)
+{
+}
+
+const struct pf_method pf_fadvise_method = {
+    .name = "fadvise",
+    .fetch = fadvise_fetch,
+    .piece = fadvise_piece,
+    .invalidate = fadvise_invalidate,
+};

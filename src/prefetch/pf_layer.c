@@ -1,0 +1,385 @@
+/* romio-xt prefetch layer: the ADIO operations it overrides, open and close.
+ *
+ * Reads: ReadContig is where every read reaches the file system (ROMIO's
+ * strided, data-sieving and two-phase code call it through fd->fns), so it
+ * is the one place that moves the window.  Writes: every write path of this
+ * file handle ends in WriteContig on some rank; the rank that asked for a
+ * strided or collective write invalidates its whole cache after it (its
+ * bytes may have been written by an aggregator).  Nonblocking writes are done
+ * at once (contiguous) or switch the cache off (collective), so no write can
+ * land after its invalidation. */
+#include "pf.h"
+
+#include <stdio.h>
+#include <string.h>
+
+static const char *const pf_counter_names[PF_NCOUNTERS] = {
+#define PF_NAME(id, name) name,
+    PF_COUNTERS(PF_NAME)
+#undef PF_NAME
+};
+
+static const struct pf_method *const pf_methods[] = {
+    [0] = &pf_fadvise_method,   /* order of romio_prefetch_method's choices */
+    [1] = &pf_buffer_method,
+};
+
+static struct pf_file *state(ADIO_File fd)
+{
+    return xt_slot_of(fd, &pf_layer)->state;
+}
+
+static const ADIOI_Fns *lower(ADIO_File fd)
+{
+    return xt_lower(fd, &pf_layer);
+}
+
+static ADIO_Offset type_bytes(int count, MPI_Datatype dt)
+{
+    MPI_Count size = 0;
+    MPI_Type_size_x(dt, &size);
+    return (ADIO_Offset) count * size;
+}
+
+enum pf_move pf_access(ADIO_File fd, struct pf_file *pf, int64_t block, struct pf_plan *plan,
+                       pf_drop_fn drop, void *arg)
+{
+    enum pf_move mv = pf_window_access(&pf->w, block);
+    memset(plan, 0, sizeof(*plan));
+    if (mv == PF_OUTSIDE)
+        return mv;
+    if (mv == PF_JUMP)
+        xt_count(fd, &pf_layer, PF_C_JUMPS, 1);
+    pf_slots_reconcile(&pf->t, &pf->w, plan, drop, arg);
+    xt_count(fd, &pf_layer, PF_C_DROPPED_UNUSED, plan->dropped_unused);
+    return mv;
+}
+
+void pf_read_lower(ADIO_File fd, char *buf, ADIO_Offset off, ADIO_Offset len,
+                   ADIO_Offset *nread, int *error_code)
+{
+    ADIO_Status st;
+    int n = 0;
+    lower(fd)->ADIOI_xxx_ReadContig(fd, buf, (int) len, MPI_BYTE, ADIO_EXPLICIT_OFFSET, off,
+                                    &st, error_code);
+    if (*error_code == MPI_SUCCESS)
+        MPI_Get_count(&st, MPI_BYTE, &n);
+    *nread = n;
+    xt_note_request(fd, 0, n);
+}
+
+/* drop everything and pass every later call through */
+static void switch_off(ADIO_File fd, struct pf_file *pf)
+{
+    if (pf->off)
+        return;
+    pf->off = 1;
+    if (pf->started)
+        pf_thread_stop(pf);
+    xt_count(fd, &pf_layer, PF_C_DISABLED, 1);
+}
+
+/* may this read go through the prefetcher? */
+static int usable(ADIO_File fd, struct pf_file *pf)
+{
+    if (pf->off)
+        return 0;
+    if (fd->atomicity) {        /* other ranks' writes must show at once */
+        if (pf->started)
+            pf->m->invalidate(fd, pf, 0, -1);
+        return 0;
+    }
+    if (!pf->started) {
+        pf->started = 1;
+        pf->fd = fd;
+        if (fd->fd_sys < 0 || pf_thread_start(fd, pf) != 0) {
+            pf->started = 0;
+            switch_off(fd, pf);
+            return 0;
+        }
+    }
+    return 1;
+}
+
+static void ADIOI_PF_ReadContig(ADIO_File fd, void *buf, int count, MPI_Datatype dt,
+                                int fpt, ADIO_Offset offset, ADIO_Status *status,
+                                int *error_code)
+{
+    struct pf_file *pf = state(fd);
+    ADIO_Offset len = type_bytes(count, dt), nread = 0;
+    ADIO_Offset off = fpt == ADIO_INDIVIDUAL ? fd->fp_ind : offset;
+    if (len <= 0 || !usable(fd, pf)) {
+        lower(fd)->ADIOI_xxx_ReadContig(fd, buf, count, dt, fpt, offset, status, error_code);
+        return;
+    }
+    *error_code = MPI_SUCCESS;
+    /* block by block, so the window moves as the read proceeds */
+    while (nread < len) {
+        int64_t b = pf_block_of(pf, off + nread);
+        ADIO_Offset end = (b + 1) * pf->w.bs, want = len - nread, got = 0;
+        if (off + nread + want > end)
+            want = end - off - nread;
+        pf->m->piece(fd, pf, b, (char *) buf + nread, off + nread, want, &got, error_code);
+        nread += got;
+        if (*error_code != MPI_SUCCESS || got < want)
+            break;
+    }
+    xt_note_handled(fd);
+    if (*error_code != MPI_SUCCESS) {
+        fd->fp_sys_posn = -1;
+        return;
+    }
+    fd->fp_sys_posn = off + nread;
+    if (fpt == ADIO_INDIVIDUAL)
+        fd->fp_ind += nread;
+#ifdef HAVE_STATUS_SET_BYTES
+    MPIR_Status_set_bytes(status, dt, nread);
+#endif
+}
+
+/* after a write of [off, off + len) through this handle */
+static void written(ADIO_File fd, ADIO_Offset off, ADIO_Offset len)
+{
+    struct pf_file *pf = state(fd);
+    if (!pf->started || pf->off || len <= 0)
+        return;
+    pf->m->invalidate(fd, pf, pf_block_of(pf, off), pf_block_of(pf, off + len - 1));
+}
+
+static void written_all(ADIO_File fd)
+{
+    struct pf_file *pf = state(fd);
+    if (pf->started && !pf->off)
+        pf->m->invalidate(fd, pf, 0, -1);
+}
+
+/* another layer wrote to the file itself (xt_wrote) */
+static void pf_wrote(ADIO_File fd, void *st, ADIO_Offset off, ADIO_Offset len)
+{
+    if (len < 0)
+        written_all(fd);
+    else
+        written(fd, off, len);
+}
+
+static void ADIOI_PF_WriteContig(ADIO_File fd, const void *buf, int count, MPI_Datatype dt,
+                                 int fpt, ADIO_Offset offset, ADIO_Status *status,
+                                 int *error_code)
+{
+    ADIO_Offset off = fpt == ADIO_INDIVIDUAL ? fd->fp_ind : offset;
+    ADIO_Offset len = type_bytes(count, dt);
+    lower(fd)->ADIOI_xxx_WriteContig(fd, buf, count, dt, fpt, offset, status, error_code);
+    /* a failed write may still have changed part of the range */
+    written(fd, off, len);
+    if (*error_code == MPI_SUCCESS && len > 0)
+        xt_note_request(fd, 1, len);
+    xt_note_handled(fd);
+}
+
+static void ADIOI_PF_WriteStrided(ADIO_File fd, const void *buf, int count, MPI_Datatype dt,
+                                  int fpt, ADIO_Offset offset, ADIO_Status *status,
+                                  int *error_code)
+{
+    lower(fd)->ADIOI_xxx_WriteStrided(fd, buf, count, dt, fpt, offset, status, error_code);
+    written_all(fd);
+}
+
+static void ADIOI_PF_WriteColl(ADIO_File fd, const void *buf, int count, MPI_Datatype dt,
+                               int fpt, ADIO_Offset offset, ADIO_Status *status,
+                               int *error_code)
+{
+    lower(fd)->ADIOI_xxx_WriteStridedColl(fd, buf, count, dt, fpt, offset, status,
+                                          error_code);
+    written_all(fd);
+}
+
+/* a nonblocking contiguous write is done before it returns, so the cache is
+ * invalidated after the data is in the file */
+static void ADIOI_PF_IwriteContig(ADIO_File fd, const void *buf, int count, MPI_Datatype dt,
+                                  int fpt, ADIO_Offset offset, ADIO_Request *request,
+                                  int *error_code)
+{
+    ADIO_Status st;
+    int n = 0;
+    ADIOI_PF_WriteContig(fd, buf, count, dt, fpt, offset, &st, error_code);
+    if (*error_code == MPI_SUCCESS)
+        MPI_Get_count(&st, MPI_BYTE, &n);
+    MPIO_Completed_request_create(&fd, n, error_code, request);
+}
+
+static void ADIOI_PF_IreadContig(ADIO_File fd, void *buf, int count, MPI_Datatype dt,
+                                 int fpt, ADIO_Offset offset, ADIO_Request *request,
+                                 int *error_code)
+{
+    ADIO_Status st;
+    int n = 0;
+    if (!usable(fd, state(fd))) {
+        lower(fd)->ADIOI_xxx_IreadContig(fd, buf, count, dt, fpt, offset, request, error_code);
+        return;
+    }
+    ADIOI_PF_ReadContig(fd, buf, count, dt, fpt, offset, &st, error_code);
+    if (*error_code == MPI_SUCCESS)
+        MPI_Get_count(&st, MPI_BYTE, &n);
+    MPIO_Completed_request_create(&fd, n, error_code, request);
+}
+
+static void ADIOI_PF_IwriteStrided(ADIO_File fd, const void *buf, int count, MPI_Datatype dt,
+                                   int fpt, ADIO_Offset offset, ADIO_Request *request,
+                                   int *error_code)
+{
+    /* the write may complete later: no cache from here on */
+    switch_off(fd, state(fd));
+    lower(fd)->ADIOI_xxx_IwriteStrided(fd, buf, count, dt, fpt, offset, request, error_code);
+}
+
+static void ADIOI_PF_IwriteColl(ADIO_File fd, const void *buf, int count, MPI_Datatype dt,
+                                int fpt, ADIO_Offset offset, ADIO_Request *request,
+                                int *error_code)
+{
+    switch_off(fd, state(fd));
+    lower(fd)->ADIOI_xxx_IwriteStridedColl(fd, buf, count, dt, fpt, offset, request,
+                                           error_code);
+}
+
+/* after sync, other processes' synced writes must be visible */
+static void ADIOI_PF_Flush(ADIO_File fd, int *error_code)
+{
+    lower(fd)->ADIOI_xxx_Flush(fd, error_code);
+    written_all(fd);
+}
+
+static void ADIOI_PF_Resize(ADIO_File fd, ADIO_Offset size, int *error_code)
+{
+    lower(fd)->ADIOI_xxx_Resize(fd, size, error_code);
+    written_all(fd);
+}
+
+static const ADIOI_Fns pf_ops = {
+    .ADIOI_xxx_ReadContig = ADIOI_PF_ReadContig,
+    .ADIOI_xxx_WriteContig = ADIOI_PF_WriteContig,
+    .ADIOI_xxx_WriteStrided = ADIOI_PF_WriteStrided,
+    .ADIOI_xxx_WriteStridedColl = ADIOI_PF_WriteColl,
+    .ADIOI_xxx_IreadContig = ADIOI_PF_IreadContig,
+    .ADIOI_xxx_IwriteContig = ADIOI_PF_IwriteContig,
+    .ADIOI_xxx_IwriteStrided = ADIOI_PF_IwriteStrided,
+    .ADIOI_xxx_IwriteStridedColl = ADIOI_PF_IwriteColl,
+    .ADIOI_xxx_Flush = ADIOI_PF_Flush,
+    .ADIOI_xxx_Resize = ADIOI_PF_Resize,
+};
+
+static int pf_wanted(const struct xt_file *xf)
+{
+    return xf->hints[XT_H_PF].i != 0;
+}
+
+/* file systems whose fd->fd_sys is a POSIX descriptor for the data */
+static int posix_fs(ADIO_File fd)
+{
+    switch (fd->file_system) {
+        case ADIO_UFS:
+        case ADIO_NFS:
+        case ADIO_XFS:
+        case ADIO_LUSTRE:
+        case ADIO_GPFS:
+        case ADIO_PANFS:
+            return 1;
+        default:
+            return 0;
+    }
+}
+
+/* hint values that only make sense together; fixes them, rank 0 warns */
+static void settle_hints(ADIO_File fd, struct xt_file *xf, struct pf_range *ranges,
+                         int *nranges)
+{
+    char why[160], warn[1400];
+    struct xt_hint_value *ra = &xf->hints[XT_H_PF_READ_AHEAD];
+    struct xt_hint_value *wn = &xf->hints[XT_H_PF_WILLNEED];
+    int64_t cb = xf->hints[XT_H_PF_CACHE_BLOCKS].i;
+    if (ra->i > cb - 1) {
+        char raw[32];
+        snprintf(raw, sizeof(raw), "%lld", (long long) ra->i);
+        snprintf(why, sizeof(why), "must be below romio_prefetch_cache_blocks=%lld",
+                 (long long) cb);
+        ra->i = cb - 1;
+        snprintf(ra->s, sizeof(ra->s), "%lld", (long long) ra->i);
+        xt_hint_bad_warning(warn, sizeof(warn), &xt_hint_defs[XT_H_PF_READ_AHEAD], raw, why,
+                            ra->s);
+        if (xf->rank == 0)
+            fprintf(stderr, "%s\n", warn);
+    }
+    *nranges = pf_ranges_parse(wn->s, ranges, PF_MAX_RANGES, why, sizeof(why));
+    if (*nranges < 0) {
+        xt_hint_bad_warning(warn, sizeof(warn), &xt_hint_defs[XT_H_PF_WILLNEED], wn->s, why,
+                            "0:0");
+        if (xf->rank == 0)
+            fprintf(stderr, "%s\n", warn);
+        snprintf(wn->s, sizeof(wn->s), "0:0");
+        ranges[0].off = ranges[0].len = 0;
+        *nranges = 1;
+    }
+}
+
+/* collective; the answer is the same on all ranks (same hints, same file
+ * system, same access mode, same layers) */
+static int pf_open(ADIO_File fd, void *st)
+{
+    struct pf_file *pf = st;
+    struct xt_file *xf = xt_file(fd);
+    struct pf_range ranges[PF_MAX_RANGES];
+    const char *why = NULL;
+    int nranges;
+    if (fd->orig_access_mode & MPI_MODE_WRONLY)
+        return 1;
+    if (lower(fd) != fd->fns)
+        why = "another layer sits below it (only the file system's own table is supported)";
+    else if (!posix_fs(fd))
+        why = "the file system has no POSIX file descriptor";
+    if (why) {
+        if (xf->rank == 0)
+            fprintf(stderr, "romio-xt: warning: hint romio_prefetch: %s for '%s'; "
+                    "using 'disable'\n", why, fd->filename);
+        return 1;
+    }
+    settle_hints(fd, xf, ranges, &nranges);
+    int cb = (int) xf->hints[XT_H_PF_CACHE_BLOCKS].i;
+    pf->slots = calloc(cb, sizeof(*pf->slots));
+    if (!pf->slots)
+        return 1;
+    pf_window_init(&pf->w, xf->hints[XT_H_PF_BLOCK_SIZE].i, cb,
+                   (int) xf->hints[XT_H_PF_READ_AHEAD].i, ranges, nranges);
+    pf_slots_init(&pf->t, pf->slots, cb);
+    pf->m = pf_methods[xf->hints[XT_H_PF_METHOD].i];
+    return 0;
+}
+
+static void pf_close(ADIO_File fd, void *st, int *error_code)
+{
+    struct pf_file *pf = st;
+    if (pf->started && !pf->off)
+        pf_thread_stop(pf);
+    free(pf->slots);
+    pf->slots = NULL;
+}
+
+static void pf_report(ADIO_File fd, void *st, struct xt_json *j)
+{
+    struct pf_file *pf = st;
+    xt_json_str(j, "method", pf->m->name);
+    xt_json_int(j, "block_size", pf->w.bs);
+    xt_json_int(j, "cache_blocks", pf->t.n);
+    xt_json_int(j, "read_ahead", pf->w.ahead);
+}
+
+const struct xt_layer pf_layer = {
+    .name = "prefetch",
+    .wanted = pf_wanted,
+    .ops = &pf_ops,
+    .state_size = sizeof(struct pf_file),
+    .open = pf_open,
+    .close = pf_close,
+    .counters = pf_counter_names,
+    .ncounters = PF_NCOUNTERS,
+    .report = pf_report,
+    .wrote = pf_wrote,
+};

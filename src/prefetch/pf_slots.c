@@ -1,0 +1,117 @@
+/* romio-xt prefetch: the table of cache slots (pure bookkeeping). */
+#include "pf_slots.h"
+
+#include <string.h>
+
+void pf_slots_init(struct pf_slots *t, struct pf_slot *slots, int n)
+{
+    memset(slots, 0, sizeof(*slots) * n);
+    t->n = n;
+    t->s = slots;
+    t->seq = 0;
+    t->eof_block = INT64_MAX;
+}
+
+struct pf_slot *pf_slots_find(struct pf_slots *t, int64_t block)
+{
+    for (int k = 0; k < t->n; k++) {
+        struct pf_slot *s = &t->s[k];
+        if (s->state != PF_SLOT_FREE && !s->drop && s->block == block)
+            return s;
+    }
+    return NULL;
+}
+
+static void give_up(struct pf_slot *s, struct pf_plan *plan)
+{
+    if (plan) {
+        plan->ndropped++;
+        plan->dropped_unused += s->state == PF_SLOT_READY && !s->used;
+    }
+    if (s->state == PF_SLOT_LOADING)
+        s->drop = 1;
+    else
+        s->state = PF_SLOT_FREE;
+}
+
+static struct pf_slot *free_slot(struct pf_slots *t)
+{
+    for (int k = 0; k < t->n; k++)
+        if (t->s[k].state == PF_SLOT_FREE)
+            return &t->s[k];
+    return NULL;
+}
+
+void pf_slots_reconcile(struct pf_slots *t, const struct pf_window *w, struct pf_plan *plan,
+                        pf_drop_fn drop, void *arg)
+{
+    memset(plan, 0, sizeof(*plan));
+    for (int k = 0; k < t->n; k++) {
+        struct pf_slot *s = &t->s[k];
+        if (s->state != PF_SLOT_FREE && !s->drop && !pf_window_keeps(w, s->block)) {
+            give_up(s, plan);
+            if (drop)
+                drop(arg, s->block);
+        }
+    }
+    for (int k = 0; k <= w->ahead; k++) {
+        int64_t b = pf_window_wanted(w, k);
+        if (b < 0 || b > t->eof_block || pf_slots_find(t, b))
+            continue;
+        struct pf_slot *s = free_slot(t);
+        if (!s)
+            break;
+        s->state = PF_SLOT_QUEUED;
+        s->block = b;
+        s->seq = t->seq++;
+        s->len = 0;
+        s->drop = 0;
+        s->used = 0;
+        plan->nqueued++;
+    }
+}
+
+struct pf_slot *pf_slots_next(struct pf_slots *t)
+{
+    struct pf_slot *best = NULL;
+    for (int k = 0; k < t->n; k++) {
+        struct pf_slot *s = &t->s[k];
+        if (s->state == PF_SLOT_QUEUED && (!best || s->seq < best->seq))
+            best = s;
+    }
+    return best;
+}
+
+int pf_slots_loaded(struct pf_slots *t, struct pf_slot *s, int64_t len, int64_t bs)
+{
+    if (s->drop || len < 0) {
+        s->state = PF_SLOT_FREE;
+        s->drop = 0;
+        return 0;
+    }
+    if (len < bs && s->block < t->eof_block)
+        t->eof_block = s->block;
+    s->state = PF_SLOT_READY;
+    s->len = len;
+    s->used = 0;
+    return 1;
+}
+
+int pf_slots_invalidate(struct pf_slots *t, int64_t lo, int64_t hi, int64_t bs)
+{
+    int n = 0;
+    for (int k = 0; k < t->n; k++) {
+        struct pf_slot *s = &t->s[k];
+        if (s->state == PF_SLOT_FREE || s->drop)
+            continue;
+        /* a load in flight or a short block may miss a write that moved
+         * the end of the file */
+        if (hi < 0 || (s->block >= lo && s->block <= hi) || s->state == PF_SLOT_LOADING ||
+            (s->state == PF_SLOT_READY && s->len < bs)) {
+            give_up(s, NULL);
+            n++;
+        }
+    }
+    t->eof_block = INT64_MAX;
+    return n;
+}

@@ -1,0 +1,80 @@
+/* romio-xt prefetch: the background thread, shared by the methods (as
+ * Mercury's advisor thread).  It takes the QUEUED slots in window order and
+ * fetches them with the method's fetch (pread into the slot's buffer, or
+ * POSIX_FADV_WILLNEED); it never calls MPI or ROMIO, holds no lock during a
+ * fetch, and stops at close.  One mutex guards the window and the slots. */
+#include "pf.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+void pf_load(struct pf_file *pf, struct pf_slot *s, enum pf_counter counter)
+{
+    s->state = PF_SLOT_LOADING;
+    pthread_mutex_unlock(&pf->lock);
+    int64_t n = pf->m->fetch(pf, s);
+    pthread_mutex_lock(&pf->lock);
+    if (pf_slots_loaded(&pf->t, s, n, pf->w.bs))
+        xt_count(pf->fd, &pf_layer, counter, 1);
+    pthread_cond_broadcast(&pf->done);
+}
+
+static void *loader(void *arg)
+{
+    struct pf_file *pf = arg;
+    struct pf_plan plan;
+    pthread_mutex_lock(&pf->lock);
+    while (!pf->stop) {
+        struct pf_slot *s = pf_slots_next(&pf->t);
+        if (!s) {
+            pthread_cond_wait(&pf->work, &pf->lock);
+            continue;
+        }
+        pf_load(pf, s, PF_C_PREFETCHED);
+        /* a dropped fetch freed its slot: the window may want another block */
+        pf_slots_reconcile(&pf->t, &pf->w, &plan, NULL, NULL);
+    }
+    pthread_mutex_unlock(&pf->lock);
+    return NULL;
+}
+
+int pf_thread_start(ADIO_File fd, struct pf_file *pf)
+{
+    pthread_mutex_init(&pf->lock, NULL);
+    pthread_cond_init(&pf->work, NULL);
+    pthread_cond_init(&pf->done, NULL);
+    pf->stop = 0;
+    int err = pthread_create(&pf->thread, NULL, loader, pf);
+    if (err) {
+        fprintf(stderr, "romio-xt: warning: hint romio_prefetch: cannot start the prefetch "
+                "thread for '%s' (%s); reading without prefetch\n", fd->filename,
+                strerror(err));
+        pthread_cond_destroy(&pf->done);
+        pthread_cond_destroy(&pf->work);
+        pthread_mutex_destroy(&pf->lock);
+        return -1;
+    }
+    pf->have_thread = 1;
+    return 0;
+}
+
+void pf_thread_stop(struct pf_file *pf)
+{
+    if (!pf->have_thread)
+        return;
+    pthread_mutex_lock(&pf->lock);
+    pf->stop = 1;
+    pthread_cond_broadcast(&pf->work);
+    pthread_mutex_unlock(&pf->lock);
+    pthread_join(pf->thread, NULL);
+    for (int k = 0; k < pf->t.n; k++) {
+        free(pf->t.s[k].data);
+        pf->t.s[k].data = NULL;
+        pf->t.s[k].state = PF_SLOT_FREE;
+    }
+    pthread_cond_destroy(&pf->done);
+    pthread_cond_destroy(&pf->work);
+    pthread_mutex_destroy(&pf->lock);
+    pf->have_thread = 0;
+}

@@ -1,0 +1,153 @@
+#!/bin/bash
+# romio-xt prefetch tests.  Env: XT_PREFIX, XT_SRCDIR, XT_BUILDDIR.
+# Prints one "PASS prefetch/name" / "FAIL prefetch/name" line per test.
+set -u
+src=$XT_SRCDIR/tests/prefetch
+out=$XT_BUILDDIR/tests/out/prefetch
+mpicc=$XT_PREFIX/bin/mpicc
+mpiexec=$XT_PREFIX/bin/mpiexec
+rm -rf "$out" && mkdir -p "$out"
+fails=0
+
+run() {  # run NAME CMD...: CMD's output goes to $out/NAME.log
+    local name=$1; shift
+    if (cd "$out" && "$@") > "$out/$name.log" 2>&1; then
+        echo "PASS prefetch/$name"
+    else
+        echo "FAIL prefetch/$name"
+        tail -n 15 "$out/$name.log" | sed 's/^/    /'
+        fails=$((fails + 1))
+    fi
+}
+
+mpirun() {  # mpirun N PROGRAM ARGS...: a clean environment
+    local n=$1; shift
+    env -u ROMIO_HINTS -u ROMIO_XT_STATS -u ROMIO_XT_STATS_FILE \
+        timeout 300 "$mpiexec" -n "$n" "$@"
+}
+
+build() {
+    "$mpicc" -O1 -g -Wall -o "$out/t_prefetch" "$src/t_prefetch.c" &&
+    "$mpicc" -O1 -g -Wall -o "$out/t_stack" "$XT_SRCDIR/tests/mpi/t_stack.c"
+}
+if ! build > "$out/build.log" 2>&1; then
+    echo "FAIL prefetch/build"; sed 's/^/    /' "$out/build.log"; exit 1
+fi
+
+ON="romio_prefetch=enable"
+SMALL="romio_prefetch_block_size=256k romio_prefetch_cache_blocks=4 romio_prefetch_read_ahead=2"
+BUF="romio_prefetch_method=buffer"
+FADV="romio_prefetch_method=fadvise"
+
+# --- the layer is installed only when asked, and not for write-only files ---
+stack_case() {
+    mpirun "$1" ./t_stack "$out/stack.$1" 'prefetch>ufs' $ON &&
+    mpirun "$1" ./t_stack "$out/stack.$1" 'prefetch>ufs' $ON $BUF &&
+    mpirun "$1" ./t_prefetch "$out/wo.$1" wronly $ON $BUF
+}
+for n in 1 2; do run "stack-np$n" stack_case $n; done
+# the upstream passes' ROMIO_HINTS files really install the layer
+hints_file_case() {
+    ROMIO_HINTS=$XT_SRCDIR/tests/upstream/passes/$1.hints timeout 300 env -u ROMIO_XT_STATS \
+        "$mpiexec" -n 2 ./t_stack "$out/hf.$1" 'prefetch>ufs'
+}
+for p in prefetch-fadvise prefetch-buffer; do run "romio-hints-$p" hints_file_case $p; done
+
+# --- same bytes as prefetch off: every method, access kind, geometry --------
+# digest_case NAME N HINTS...: verify passes and its digest equals prefetch off's
+digest_case() {
+    local name=$1 n=$2; shift 2
+    local ref=$out/digest.off.$n
+    if [ ! -s "$ref" ]; then
+        MPIR_CVAR_NUM_CLIQUES=$n mpirun "$n" ./t_prefetch "$out/off.$n.dat" verify \
+            > "$out/off.$n.out" 2>&1 || { cat "$out/off.$n.out"; return 1; }
+        grep '^DIGEST' "$out/off.$n.out" > "$ref" || return 1
+    fi
+    MPIR_CVAR_NUM_CLIQUES=$n mpirun "$n" ./t_prefetch "$out/$name.$n.dat" verify "$@" \
+        > "$out/$name.$n.out" 2>&1 || { cat "$out/$name.$n.out"; return 1; }
+    cat "$out/$name.$n.out"
+    diff "$ref" <(grep '^DIGEST' "$out/$name.$n.out") || { echo "digest differs from prefetch off"; return 1; }
+    grep -q "romio-xt: warning" "$out/$name.$n.out" && { echo "unexpected warning"; return 1; }
+    return 0
+}
+for n in 1 2; do
+    run "same-bytes-buffer-small-np$n" digest_case buf-small $n $ON $BUF $SMALL
+    run "same-bytes-fadvise-small-np$n" digest_case fadv-small $n $ON $FADV $SMALL
+    run "same-bytes-buffer-default-np$n" digest_case buf-default $n $ON $BUF
+done
+run "same-bytes-fadvise-default-np2" digest_case fadv-default 2 $ON
+run "same-bytes-buffer-one-block-np2" digest_case buf-one 2 $ON $BUF \
+    romio_prefetch_block_size=64k romio_prefetch_cache_blocks=1 romio_prefetch_read_ahead=0
+run "same-bytes-buffer-willneed-np2" digest_case buf-ranges 2 $ON $BUF $SMALL \
+    romio_prefetch_willneed=1m:1m,3m:0
+run "same-bytes-buffer-odd-block-np2" digest_case buf-odd 2 $ON $BUF \
+    romio_prefetch_block_size=12345 romio_prefetch_cache_blocks=16 romio_prefetch_read_ahead=9
+run "same-bytes-buffer-stats-np2" digest_case buf-stats 2 $ON $BUF $SMALL romio_xt_stats=enable
+run "same-bytes-buffer-2-aggregators-np2" digest_case buf-cb2 2 $ON $BUF $SMALL cb_nodes=2 cb_config_list=*:*
+
+# --- the thread lives while the file is open and stops at close ------------
+run "thread-stops-at-close-np2" mpirun 2 ./t_prefetch "$out/thr.dat" threads $ON $BUF
+run "fadvise-thread-stops-at-close-np1" mpirun 1 ./t_prefetch "$out/thr1.dat" threads $ON $FADV
+
+# --- stats section and the memory bound ------------------------------------
+# stats_case NAME N CACHE_BLOCKS BLOCK_SIZE METHOD HINTS...: scan a file, check the record
+stats_case() {
+    local name=$1 n=$2 cb=$3 bs=$4 method=$5; shift 5
+    local j=$out/$name.json mode=${MODE:-scan}
+    rm -f "$j"
+    ROMIO_XT_STATS_FILE=$j MPIR_CVAR_NUM_CLIQUES=$n timeout 300 env -u ROMIO_HINTS \
+        -u ROMIO_XT_STATS "$mpiexec" -n "$n" \
+        ./t_prefetch "$out/$name.dat" "$mode" "$@" romio_xt_stats=enable > "$j.out" 2>&1 ||
+        { cat "$j.out"; return 1; }
+    cat "$j.out"
+    python3 "$src/check_prefetch_stats.py" "$j" "$j.out" "$out/$name.dat" "$n" "$cb" "$bs" "$method"
+}
+run "stats-memory-bound-buffer-np1" stats_case mem1 1 3 65536 buffer $ON $BUF \
+    romio_prefetch_block_size=64k romio_prefetch_cache_blocks=3 romio_prefetch_read_ahead=2
+run "stats-memory-bound-buffer-np2" stats_case mem2 2 5 131072 buffer $ON $BUF \
+    romio_prefetch_block_size=128k romio_prefetch_cache_blocks=5 romio_prefetch_read_ahead=1
+run "stats-fadvise-np2" stats_case fadv 2 8 1048576 fadvise $ON $FADV romio_prefetch_block_size=1m
+# collective reads: the aggregators' reads go through the cache (2 aggregators)
+MODE=collscan run "stats-collective-buffer-np2" stats_case coll 2 4 262144 \
+    buffer $ON $BUF romio_prefetch_block_size=256k romio_prefetch_cache_blocks=4 \
+    romio_prefetch_read_ahead=2 cb_buffer_size=524288 cb_nodes=2 cb_config_list=*:*
+
+# --- bad values: one warning naming the hint, the value and the value used --
+# expect_warning NAME REGEX HINTS...
+expect_warning() {
+    local name=$1 re=$2; shift 2
+    mpirun 2 ./t_prefetch "$out/$name.dat" scan "$@" > "$out/$name.out" 2>&1 ||
+        { cat "$out/$name.out"; return 1; }
+    cat "$out/$name.out"
+    local count; count=$(grep -c "romio-xt: warning" "$out/$name.out")
+    [ "$count" -eq 1 ] || { echo "expected exactly one warning, got $count"; return 1; }
+    grep -Eq "$re" "$out/$name.out" || { echo "warning does not match: $re"; return 1; }
+}
+run "warn-read-ahead" expect_warning wra \
+    "hint romio_prefetch_read_ahead: bad value '6' \(must be below romio_prefetch_cache_blocks=4\); using '3'" \
+    $ON $BUF romio_prefetch_cache_blocks=4 romio_prefetch_read_ahead=6
+run "warn-willneed" expect_warning wwn \
+    "hint romio_prefetch_willneed: bad value '1m-2m' \('1m-2m' is not offset:length\); using '0:0'" \
+    $ON $BUF romio_prefetch_willneed=1m-2m
+run "warn-block-size" expect_warning wbs \
+    "hint romio_prefetch_block_size: bad value '1k' \(out of range \[4096, 1073741824\]\); using '4194304'" \
+    $ON $BUF romio_prefetch_block_size=1k
+run "warn-method" expect_warning wme \
+    "hint romio_prefetch_method: bad value 'mmap' \(expected one of fadvise\|buffer\); using 'fadvise'" \
+    $ON romio_prefetch_method=mmap
+run "warn-typo" expect_warning wty "unknown hint romio_prefetch_blocksize ignored" \
+    $ON romio_prefetch_blocksize=1m
+
+# --- no leaks or memory errors in our code under valgrind -------------------
+valgrind_case() {  # valgrind_case METHOD
+    command -v valgrind > /dev/null || { echo "valgrind is missing"; return 1; }
+    rm -f "$out"/vg.$1.*.log
+    timeout 600 env -u ROMIO_HINTS -u ROMIO_XT_STATS ROMIO_XT_STATS_FILE=$out/vg.$1.json \
+        "$mpiexec" -n 2 valgrind -q --leak-check=full --show-leak-kinds=definite,indirect \
+        --log-file="$out/vg.$1.%p.log" ./t_prefetch "$out/vg.$1.dat" scan $ON \
+        romio_prefetch_method=$1 $SMALL romio_xt_stats=enable || return 1
+    python3 "$XT_SRCDIR/tests/mpi/check_valgrind.py" "$out"/vg.$1.*.log
+}
+for m in buffer fadvise; do run "valgrind-$m-np2" valgrind_case $m; done
+
+exit $((fails > 0))
