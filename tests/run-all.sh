@@ -51,6 +51,7 @@ echo "== unit (Check)"
 unit
 part readme readme
 part mpi bash "$XT_SRCDIR/tests/mpi/run.sh"
+part nvm_cache bash "$XT_SRCDIR/tests/nvm_cache/run.sh"
 part upstream bash "$XT_SRCDIR/tests/upstream/run.sh"
 
 echo "$pass passed, $fail failed"

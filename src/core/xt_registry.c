@@ -3,8 +3,10 @@
 #include "xt_layer.h"
 
 extern const struct xt_layer xts_layer;
+extern const struct xt_layer nvc_layer;
 
 const struct xt_layer *const xt_layers[] = {
+    &nvc_layer,
     &xts_layer,
 };
 

@@ -3,13 +3,14 @@
 
 usage: check_valgrind.py LOG...
 MPICH itself reports some noise under valgrind; only records with a frame in
-our modules (xt_*, xts_*, ADIOI_Xt_*, ADIOI_XTS_*, or a path under src/core,
-src/stats) count.
+our modules (xt_*, xts_*, nvc_*, ADIOI_Xt_*, ADIOI_XTS_*, ADIOI_NVC_*, or a path
+under src/core, src/stats, src/nvm_cache) count.
 """
 import re
 import sys
 
-OURS = re.compile(r"\b(xt_\w+|xts_\w+|ADIOI_Xt_\w+|ADIOI_XTS_\w+)\b|/xt/(core|stats)/")
+OURS = re.compile(r"\b(xt_\w+|xts_\w+|nvc_\w+|ADIOI_Xt_\w+|ADIOI_XTS_\w+|ADIOI_NVC_\w+)\b"
+                  r"|/xt/(core|stats|nvm_cache)/")
 
 
 def records(text):

@@ -6,6 +6,7 @@ int main(void)
 {
     SRunner *sr = srunner_create(hints_suite());
     srunner_add_suite(sr, json_suite());
+    srunner_add_suite(sr, nvc_suite());
     srunner_run_all(sr, CK_NORMAL);
     int failed = srunner_ntests_failed(sr);
     srunner_free(sr);

@@ -3,4 +3,5 @@
 #include <check.h>
 Suite *hints_suite(void);
 Suite *json_suite(void);
+Suite *nvc_suite(void);
 #endif
