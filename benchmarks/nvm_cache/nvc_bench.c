@@ -31,6 +31,11 @@ static long long collperf_buf(int n, int file, MPI_Datatype *darray, unsigned ch
 {
     int gs[3] = { n, n, n }, ds[3], da[3], ps[3] = { 0, 0, 0 }, ls[3], c[3];
     MPI_Dims_create(nprocs, 3, ps);
+    {   /* split the fastest dimension first: ranks interleave in the file */
+        int t = ps[0];
+        ps[0] = ps[2];
+        ps[2] = t;
+    }
     for (int d = 0; d < 3; d++) {
         ds[d] = MPI_DISTRIBUTE_BLOCK;
         da[d] = MPI_DISTRIBUTE_DFLT_DARG;

@@ -44,13 +44,26 @@ void xt_count(ADIO_File fd, const struct xt_layer *l, int k, int64_t n)
         __atomic_fetch_add(&slot->counters[k], n, __ATOMIC_RELAXED);
 }
 
-void xt_note_request(ADIO_File fd, int is_write, int64_t bytes)
+void xt_note_request_async(ADIO_File fd, int is_write, int64_t bytes)
 {
     struct xt_file *xf = xt_file(fd);
     if (!xf)
         return;
     __atomic_fetch_add(&xf->req_count[!!is_write], 1, __ATOMIC_RELAXED);
     __atomic_fetch_add(&xf->req_bytes[!!is_write], bytes, __ATOMIC_RELAXED);
+}
+
+void xt_note_request(ADIO_File fd, int is_write, int64_t bytes)
+{
+    xt_note_request_async(fd, is_write, bytes);
+    xt_note_absorbed(fd);
+}
+
+void xt_note_absorbed(ADIO_File fd)
+{
+    struct xt_file *xf = xt_file(fd);
+    if (xf)
+        xf->handled++;
 }
 
 const struct xt_hint_value *xt_hint(ADIO_File fd, enum xt_hint_id h)

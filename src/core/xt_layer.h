@@ -50,6 +50,8 @@ struct xt_file {
     int rank, nprocs;
     ADIOI_Fns *stock;           /* the file system's table, NULL until stacked */
     int64_t req_count[2], req_bytes[2];   /* file-system requests: [0] read, [1] write */
+    int64_t handled;            /* contiguous calls served below the stats layer, in the
+                                 * application's thread (noted requests, absorbed calls) */
     int nslots;
     struct xt_slot slots[XT_MAX_LAYERS];
     double open_time;
@@ -67,9 +69,13 @@ const ADIOI_Fns *xt_lower(ADIO_File fd, const struct xt_layer *l);
 struct xt_slot *xt_slot_of(ADIO_File fd, const struct xt_layer *l);
 /* add to counter k of layer l (no-op when not installed) */
 void xt_count(ADIO_File fd, const struct xt_layer *l, int k, int64_t n);
-/* a request a layer issued to the file system itself, bypassing fd->fns;
- * thread-safe (background threads may call it) */
+/* a request a layer issued to the file system itself, bypassing fd->fns, in
+ * the application's thread */
 void xt_note_request(ADIO_File fd, int is_write, int64_t bytes);
+/* the same from a layer's background thread (thread-safe) */
+void xt_note_request_async(ADIO_File fd, int is_write, int64_t bytes);
+/* a contiguous call a layer absorbed (e.g. into a cache): no request now */
+void xt_note_absorbed(ADIO_File fd);
 
 /* seconds, monotonic */
 double xt_now(void);

@@ -44,6 +44,7 @@ struct nvc_state {
     ADIO_File fd;
     int direct;                 /* write straight to the global file from now on */
     int bypass;                 /* inside an operation that must not be cached */
+    int in_coll;                /* inside a collective call (after settling) */
     int discard;
     int cfd;                    /* cache file, -1 when none */
     char cpath[PATH_MAX];

@@ -56,8 +56,7 @@ static void settle_collective(ADIO_File fd, int count, MPI_Datatype dt, int fpt,
     if (count > 0) {
         ADIOI_Calc_my_off_len(fd, count, dt, fpt, offset, &offs, &lens, &start, &end, &n);
         fd->fp_ind = fp_ind;    /* it advances the individual pointer */
-        ADIOI_Free(offs);
-        ADIOI_Free(lens);
+        ADIOI_Free(offs);       /* lens points into the same allocation */
     }
     int64_t mine[2] = { count > 0 ? -start : INT64_MIN, count > 0 ? end : INT64_MIN }, all[2];
     MPI_Allreduce(mine, all, 2, MPI_INT64_T, MPI_MAX, fd->comm);
@@ -134,6 +133,7 @@ static void ADIOI_NVC_WriteContig(ADIO_File fd, const void *buf, int count, MPI_
     if (len > 0 && !st->direct && !st->bypass && !fd->atomicity) {
         int rc = cache_write(st, fd, buf, off, len);
         if (rc == 0) {
+            xt_note_absorbed(fd);   /* the sync threads note the real requests */
             finish_write(fd, dt, fpt, off, len, status);
             *error_code = MPI_SUCCESS;
             return;
@@ -171,26 +171,32 @@ static void ADIOI_NVC_ReadContig(ADIO_File fd, void *buf, int count, MPI_Datatyp
                                  MPI_Datatype dt, int fpt, ADIO_Offset off,      \
                                  LAST_T last, int *error_code)                   \
     {                                                                            \
+        struct nvc_state *st = state(fd);                                        \
         settle_collective(fd, count, dt, fpt, off);                              \
+        st->in_coll++;                                                           \
         xt_lower(fd, &nvc_layer)->MEMBER(fd, buf, count, dt, fpt, off, last,     \
                                          error_code);                            \
+        st->in_coll--;                                                           \
     }
 NVC_COLL_OP(WriteColl, ADIOI_xxx_WriteStridedColl, const, ADIO_Status *)
 NVC_COLL_OP(ReadColl, ADIOI_xxx_ReadStridedColl, , ADIO_Status *)
 NVC_COLL_OP(IwriteColl, ADIOI_xxx_IwriteStridedColl, const, ADIO_Request *)
 NVC_COLL_OP(IreadColl, ADIOI_xxx_IreadStridedColl, , ADIO_Request *)
 
-/* independent strided writes read-modify-write under ROMIO's lock: straight
- * to the global file */
+/* independent strided writes read-modify-write under ROMIO's lock, while
+ * other processes may do the same: straight to the global file.  Inside a
+ * collective call (non-interleaved accesses, ROMIO skips two-phase) the
+ * ranges are disjoint and were settled: cached. */
 static void ADIOI_NVC_WriteStrided(ADIO_File fd, const void *buf, int count, MPI_Datatype dt,
                                    int fpt, ADIO_Offset off, ADIO_Status * status,
                                    int *error_code)
 {
     struct nvc_state *st = state(fd);
-    st->bypass++;
+    int direct = st->in_coll == 0;
+    __atomic_add_fetch(&st->bypass, direct, __ATOMIC_RELEASE);
     xt_lower(fd, &nvc_layer)->ADIOI_xxx_WriteStrided(fd, buf, count, dt, fpt, off, status,
                                                      error_code);
-    st->bypass--;
+    __atomic_sub_fetch(&st->bypass, direct, __ATOMIC_RELEASE);
 }
 
 /* MPI_File_sync: everything synced, then the global file flushed */
@@ -216,9 +222,10 @@ static void ADIOI_NVC_Fcntl(ADIO_File fd, int flag, ADIO_Fcntl_t * fs, int *erro
     const ADIOI_Fns *lower = xt_lower(fd, &nvc_layer);
     if (flag == ADIO_FCNTL_SET_DISKSPACE || flag == ADIO_FCNTL_SET_ATOMICITY)
         nvc_drain(st, SIZE_MAX);
-    st->bypass += flag == ADIO_FCNTL_SET_DISKSPACE;     /* preallocation writes go direct */
+    int direct = flag == ADIO_FCNTL_SET_DISKSPACE;      /* preallocation writes go direct */
+    __atomic_add_fetch(&st->bypass, direct, __ATOMIC_RELEASE);
     lower->ADIOI_xxx_Fcntl(fd, flag, fs, error_code);
-    st->bypass -= flag == ADIO_FCNTL_SET_DISKSPACE;
+    __atomic_sub_fetch(&st->bypass, direct, __ATOMIC_RELEASE);
     if (flag == ADIO_FCNTL_GET_FSIZE && *error_code == MPI_SUCCESS) {
         pthread_mutex_lock(&st->mu);
         if (st->q.max_end > fs->fsize)

@@ -30,7 +30,7 @@ xrun() {
     local hints=$1 n=$2; shift 2
     local hf; hf=$(mktemp "$out/hints.XXXXXX")
     printf '%s\n' "$hints" | tr ',' '\n' | sed 's/=/ /' > "$hf"
-    env -u ROMIO_XT_STATS -u ROMIO_XT_STATS_FILE ROMIO_HINTS="$hf" \
+    env -u ROMIO_XT_STATS ROMIO_HINTS="$hf" \
         timeout 300 "$mpiexec" -n "$n" "$@"
 }
 
@@ -47,7 +47,7 @@ if ! build > "$out/build.log" 2>&1; then
     echo "FAIL nvm_cache/build"; sed 's/^/    /' "$out/build.log"; exit 1
 fi
 
-BASE="cb_nodes=2,cb_buffer_size=262144,ind_wr_buffer_size=65536"
+BASE="cb_nodes=2,cb_buffer_size=65536,ind_wr_buffer_size=16384"
 ON="$BASE,e10_cache_path=$cache"
 
 # --- reference files, cache off ---------------------------------------------
@@ -103,7 +103,7 @@ size = 4 * 2 * 96 * 1024
 assert s["bytes_cached"] == size, s
 assert s["bytes_synced"] == size, s
 assert s["extents_cached"] >= 2 and s["fallback_path"] == 0 and s["sync_errors"] == 0, s
-assert s["mode"] == "enable" and s["flush"] == "flush_immediate" and s["chunk"] == 65536, s
+assert s["mode"] == "enable" and s["flush"] == "flush_immediate" and s["chunk"] == 16384, s
 assert r["fs_requests"]["write"]["bytes"] == size, r["fs_requests"]
 print("stats ok")
 PY

@@ -55,6 +55,11 @@ static void write_collperf(MPI_File fh, int check)
     int coords[3];
     MPI_Datatype darray;
     MPI_Dims_create(nprocs, 3, psizes);
+    {   /* split the fastest dimension first: ranks interleave in the file */
+        int t = psizes[0];
+        psizes[0] = psizes[2];
+        psizes[2] = t;
+    }
     for (int d = 0; d < 3; d++) {
         distribs[d] = MPI_DISTRIBUTE_BLOCK;
         dargs[d] = MPI_DISTRIBUTE_DFLT_DARG;
@@ -279,10 +284,10 @@ int main(int argc, char **argv)
         raise(SIGKILL);
     if (crash >= 0)
         MPI_Barrier(MPI_COMM_WORLD);    /* the others wait here to be killed */
-    if (rb)
-        readback(fh, pat);
     if (before[0])
         check_before_sync(path, before, size);
+    if (rb)
+        readback(fh, pat);
     int rc = MPI_File_sync(fh);
     if (sync_error) {
         T_CHECK(rc != MPI_SUCCESS, "MPI_File_sync succeeded despite a failed sync thread");
