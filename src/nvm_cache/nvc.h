@@ -57,6 +57,7 @@ struct nvc_state {
     int err;                    /* first sync-thread errno not yet reported */
     int kept_error;             /* a sync failed: keep the cache file */
     int locking, locked;        /* coherent: a lock being taken / held */
+    int dirty;                  /* synced data not yet written back (fdatasync) */
     int warned;
     int64_t fail_after;         /* test only: cache writes past this many bytes fail */
     long fail_sync_at;          /* test only: this sync item (1-based) fails */
