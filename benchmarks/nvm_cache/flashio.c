@@ -4,7 +4,8 @@
  * H5Dwrite, i.e. one MPI_File_write_at_all, per variable).  The seed's
  * workflow per file (nvc_timing.h): create + write, compute, H5Fflush
  * (MPI_File_sync), H5Fclose.  Object times are not stored, so two runs give
- * byte-identical files.
+ * byte-identical files.  After each close every rank reads its part back
+ * and checks it.
  * usage: flashio --dir DIR [--files K] [--compute S] [--blocks B] [--nvars V]
  *        [--keep] (keep the files: DIR/flashio.<k>.h5) */
 #include "nvc_timing.h"
@@ -14,6 +15,43 @@
 #include <string.h>
 
 enum { Z = 8 };
+
+static double value(int v, int rank, size_t n, size_t k, int f)
+{
+    return v * 1e6 + (double) rank * n + k + f * 0.5;
+}
+
+/* reads this rank's part of every variable back (read-only open: stock
+ * ROMIO) and compares; 1 on a mismatch */
+static int check(const char *path, int nvars, size_t n, int f, int rank, hsize_t *start,
+                 hsize_t *count)
+{
+    hid_t fapl = H5Pcreate(H5P_FILE_ACCESS);
+    H5Pset_fapl_mpio(fapl, MPI_COMM_WORLD, MPI_INFO_NULL);
+    hid_t file = H5Fopen(path, H5F_ACC_RDONLY, fapl);
+    double *in = malloc(n * sizeof(double));
+    int bad = file < 0;
+    for (int v = 0; v < nvars && !bad; v++) {
+        char name[32];
+        snprintf(name, sizeof(name), "var%02d", v);
+        hid_t ds = H5Dopen2(file, name, H5P_DEFAULT), fs = H5Dget_space(ds);
+        hid_t ms = H5Screate_simple(4, count, NULL);
+        H5Sselect_hyperslab(fs, H5S_SELECT_SET, start, NULL, count, NULL);
+        bad |= H5Dread(ds, H5T_NATIVE_DOUBLE, ms, fs, H5P_DEFAULT, in) < 0;
+        for (size_t k = 0; k < n && !bad; k++)
+            bad = in[k] != value(v, rank, n, k, f);
+        H5Sclose(ms);
+        H5Sclose(fs);
+        H5Dclose(ds);
+    }
+    if (file >= 0)
+        H5Fclose(file);
+    H5Pclose(fapl);
+    free(in);
+    if (bad)
+        fprintf(stderr, "flashio: rank %d: %s does not read back\n", rank, path);
+    return bad;
+}
 
 int main(int argc, char **argv)
 {
@@ -57,7 +95,7 @@ int main(int argc, char **argv)
             char name[32];
             snprintf(name, sizeof(name), "var%02d", v);
             for (size_t k = 0; k < n; k++)
-                unk[k] = v * 1e6 + (double) rank * n + k + f * 0.5;
+                unk[k] = value(v, rank, n, k, f);
             hid_t ds = H5Dcreate2(file, name, H5T_NATIVE_DOUBLE, fspace, H5P_DEFAULT, dcpl,
                                   H5P_DEFAULT);
             bad |= ds < 0 || H5Dwrite(ds, H5T_NATIVE_DOUBLE, mspace, fspace, dxpl, unk) < 0;
@@ -79,6 +117,7 @@ int main(int argc, char **argv)
         t.close = MPI_Wtime() - s0;
         nvc_report("flashio", f, (long long) nvars * n * sizeof(double) * nprocs, &t, compute, path);
         MPI_Barrier(MPI_COMM_WORLD);
+        bad |= check(path, nvars, n, f, rank, start, count);
         if (rank == 0 && !keep)
             unlink(path);
     }
