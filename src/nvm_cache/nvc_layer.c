@@ -1,8 +1,9 @@
 /* romio-xt NVM write-behind for two-phase aggregators (E10 hints).
  *
  * Every contiguous write reaching the bottom of the stack (two-phase
- * aggregators' writes, independent contiguous writes, data-sieving
- * is appended to a per-process cache file in e10_cache_path and queued; sync
+ * aggregators' writes, independent contiguous writes, the writes of a
+ * collective call ROMIO serves independently) is appended to a per-process
+ * cache file in e10_cache_path and queued; sync
  * threads copy it to the global file (nvc_sync.c).  Reads of a range with
  * unsynced data of this process wait for that data to be synced;
  * MPI_File_sync, resize and close wait for everything.
@@ -60,7 +61,7 @@ static void settle_collective(ADIO_File fd, int count, MPI_Datatype dt, int fpt,
     }
     int64_t mine[2] = { count > 0 ? -start : INT64_MIN, count > 0 ? end : INT64_MIN }, all[2];
     MPI_Allreduce(mine, all, 2, MPI_INT64_T, MPI_MAX, fd->comm);
-    if (all[1] >= -all[0])
+    if (all[1] != INT64_MIN && all[1] >= -all[0])    /* some rank accesses bytes */
         settle_range(st, -all[0], all[1] + all[0] + 1);
 }
 
