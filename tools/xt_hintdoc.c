@@ -39,9 +39,13 @@ static void allowed(const struct xt_hint_def *d, char *buf, size_t len)
 int main(int argc, char **argv)
 {
     char buf[256];
-    if (argc > 1 && strcmp(argv[1], "--names") == 0) {
+    /* --names: every hint; --valued-names: those with a value by default
+     * (MPI_File_get_info shows them even when unset) */
+    int valued = argc > 1 && strcmp(argv[1], "--valued-names") == 0;
+    if (argc > 1 && (valued || strcmp(argv[1], "--names") == 0)) {
         for (int h = 0; h < XT_NHINTS; h++)
-            printf("%s\n", xt_hint_defs[h].name);
+            if (!valued || xt_hint_defs[h].defval[0])
+                printf("%s\n", xt_hint_defs[h].name);
         return 0;
     }
     printf("| hint | type | default | allowed | same on all ranks | set after open | what it does |\n");

@@ -44,7 +44,7 @@ void xt_count(ADIO_File fd, const struct xt_layer *l, int k, int64_t n)
         __atomic_fetch_add(&slot->counters[k], n, __ATOMIC_RELAXED);
 }
 
-void xt_note_request(ADIO_File fd, int is_write, int64_t bytes)
+void xt_note_request_async(ADIO_File fd, int is_write, int64_t bytes)
 {
     struct xt_file *xf = xt_file(fd);
     if (!xf)
@@ -53,11 +53,17 @@ void xt_note_request(ADIO_File fd, int is_write, int64_t bytes)
     __atomic_fetch_add(&xf->req_bytes[!!is_write], bytes, __ATOMIC_RELAXED);
 }
 
-void xt_note_handled(ADIO_File fd)
+void xt_note_request(ADIO_File fd, int is_write, int64_t bytes)
+{
+    xt_note_request_async(fd, is_write, bytes);
+    xt_note_absorbed(fd);
+}
+
+void xt_note_absorbed(ADIO_File fd)
 {
     struct xt_file *xf = xt_file(fd);
     if (xf)
-        __atomic_fetch_add(&xf->req_handled, 1, __ATOMIC_RELAXED);
+        xf->handled++;
 }
 
 void xt_wrote(ADIO_File fd, ADIO_Offset off, ADIO_Offset len)

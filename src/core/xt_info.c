@@ -20,7 +20,7 @@ struct xt_raw {
 };
 
 /* key prefixes that belong to romio-xt: an unknown key with one is a typo */
-static const char *const xt_prefixes[] = { "romio_xt_", "romio_ads_", "romio_prefetch" };
+static const char *const xt_prefixes[] = { "romio_xt_", "romio_ads_", "romio_prefetch", "e10_cache" };
 
 static void read_raw(MPI_Info info, const struct xt_hint_def *def, int at_open, struct xt_raw *r)
 {
@@ -144,6 +144,15 @@ static void emit_warnings(MPI_Comm comm, int rank, int nprocs, char (*warn)[XT_W
     if (rank == 0)
         fflush(stderr);
     free(mine);
+}
+
+void xt_warn_once(ADIO_File fd, const char *msg)
+{
+    struct xt_file *xf = xt_file(fd);
+    char (*warn)[XT_WARN_LEN] = calloc(1, XT_WARN_LEN);
+    snprintf(warn[0], XT_WARN_LEN, "%s", msg ? msg : "");
+    emit_warnings(fd->comm, xf->rank, xf->nprocs, warn, 1);
+    free(warn);
 }
 
 void xt_info_apply(ADIO_File fd, struct xt_file *xf, MPI_Info users_info, int at_open)

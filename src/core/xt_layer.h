@@ -53,7 +53,8 @@ struct xt_file {
     int rank, nprocs;
     ADIOI_Fns *stock;           /* the file system's table, NULL until stacked */
     int64_t req_count[2], req_bytes[2];   /* file-system requests: [0] read, [1] write */
-    int64_t req_handled;        /* calls whose requests a layer below accounted */
+    int64_t handled;            /* contiguous calls served below the stats layer, in the
+                                 * application's thread (noted requests, absorbed calls) */
     int nslots;
     struct xt_slot slots[XT_MAX_LAYERS];
     double open_time;
@@ -71,14 +72,13 @@ const ADIOI_Fns *xt_lower(ADIO_File fd, const struct xt_layer *l);
 struct xt_slot *xt_slot_of(ADIO_File fd, const struct xt_layer *l);
 /* add to counter k of layer l (no-op when not installed) */
 void xt_count(ADIO_File fd, const struct xt_layer *l, int k, int64_t n);
-/* a request a layer issued to the file system itself, bypassing fd->fns;
- * thread-safe (background threads may call it) */
+/* a request a layer issued to the file system itself, bypassing fd->fns, in
+ * the application's thread */
 void xt_note_request(ADIO_File fd, int is_write, int64_t bytes);
-/* the contiguous call in progress on fd did its own xt_note_request
- * accounting (none at all when it was served from a cache): the stats layer
- * must not count it as a request.  Needed by layers with background threads,
- * whose requests land while the application's call is running. */
-void xt_note_handled(ADIO_File fd);
+/* the same from a layer's background thread (thread-safe) */
+void xt_note_request_async(ADIO_File fd, int is_write, int64_t bytes);
+/* a contiguous call a layer absorbed (e.g. into a cache): no request now */
+void xt_note_absorbed(ADIO_File fd);
 /* a layer that writes to the file itself (pwrite on fd->fd_sys instead of
  * the table below) calls this after the write: every layer's `wrote` hears of
  * it (e.g. the prefetch cache drops the blocks).  len < 0: anything. */
@@ -94,6 +94,9 @@ const struct xt_hint_value *xt_hint(ADIO_File fd, enum xt_hint_id h);
  * environment), agree across ranks, warn once, publish into fd->info */
 void xt_info_apply(ADIO_File fd, struct xt_file *xf, MPI_Info users_info, int at_open);
 void xt_info_publish(ADIO_File fd, const struct xt_file *xf);
+/* collective: each rank passes its warning or NULL/""; rank 0 prints the
+ * lowest rank's once */
+void xt_warn_once(ADIO_File fd, const char *msg);
 
 /* stats module: the collective report at close */
 void xts_report(ADIO_File fd, struct xt_file *xf);

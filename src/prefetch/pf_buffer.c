@@ -38,7 +38,7 @@ static int64_t buffer_fetch(struct pf_file *pf, struct pf_slot *s)
     if (s->data)
         n = pread_full(fd->fd_sys, s->data, bs, s->block * bs);
     if (n >= 0)                 /* a read past the end is a request too */
-        xt_note_request(fd, 0, n);
+        xt_note_request_async(fd, 0, n);
     return n;
 }
 

@@ -124,7 +124,7 @@ static void ADIOI_PF_ReadContig(ADIO_File fd, void *buf, int count, MPI_Datatype
         if (*error_code != MPI_SUCCESS || got < want)
             break;
     }
-    xt_note_handled(fd);
+    xt_note_absorbed(fd);
     if (*error_code != MPI_SUCCESS) {
         fd->fp_sys_posn = -1;
         return;
@@ -173,7 +173,7 @@ static void ADIOI_PF_WriteContig(ADIO_File fd, const void *buf, int count, MPI_D
     written(fd, off, len);
     if (*error_code == MPI_SUCCESS && len > 0)
         xt_note_request(fd, 1, len);
-    xt_note_handled(fd);
+    xt_note_absorbed(fd);
 }
 
 static void ADIOI_PF_WriteStrided(ADIO_File fd, const void *buf, int count, MPI_Datatype dt,

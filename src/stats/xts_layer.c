@@ -55,18 +55,10 @@ static struct xts_state *state(ADIO_File fd)
     return xt_slot_of(fd, &xts_layer)->state;
 }
 
-/* requests noted so far, plus calls whose accounting a lower layer did */
-static int64_t reqs_noted(const struct xt_file *xf)
-{
-    return __atomic_load_n(&xf->req_count[0], __ATOMIC_RELAXED) +
-        __atomic_load_n(&xf->req_count[1], __ATOMIC_RELAXED) +
-        __atomic_load_n(&xf->req_handled, __ATOMIC_RELAXED);
-}
-
 static void enter(ADIO_File fd, struct xts_call *c)
 {
     struct xt_file *xf = xt_file(fd);
-    c->reqs_before = reqs_noted(xf);
+    c->reqs_before = xf->handled;
     state(fd)->depth++;
     c->t0 = xt_now();
 }
@@ -88,7 +80,7 @@ static void leave(ADIO_File fd, const struct xts_call *c, enum xts_op op, int co
         st->app_bytes[op_is_write(op)] += bytes;
     /* a contiguous call is a file-system request unless it was served by
      * nested contiguous calls (ROMIO's fake nonblocking I/O) */
-    if (op_is_contig(op) && reqs_noted(xf) == c->reqs_before)
+    if (op_is_contig(op) && xf->handled == c->reqs_before)
         xt_note_request(fd, op_is_write(op), bytes);
 }
 

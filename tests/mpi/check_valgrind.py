@@ -3,14 +3,14 @@
 
 usage: check_valgrind.py LOG...
 MPICH itself reports some noise under valgrind; only records with a frame in
-our modules (xt_*, xts_*, pf_*, ADIOI_Xt_*, ADIOI_XTS_*, ADIOI_PF_*, or a path
-under src/core, src/stats, src/prefetch) count.
+our modules (xt_*, xts_*, ads_*, pf_*, nvc_* and their ADIOI_ plug-ins, or a path
+under src/core, src/stats, src/ds_adaptive, src/prefetch, src/nvm_cache) count.
 """
 import re
 import sys
 
-OURS = re.compile(r"\b(xt_\w+|xts_\w+|pf_\w+|ADIOI_Xt_\w+|ADIOI_XTS_\w+|ADIOI_PF_\w+)\b"
-                  r"|/xt/(core|stats|prefetch)/")
+OURS = re.compile(r"\b(xt_\w+|xts_\w+|ads_\w+|pf_\w+|nvc_\w+|ADIOI_Xt_\w+|ADIOI_XTS_\w+|ADIOI_ADS_\w+|ADIOI_PF_\w+|ADIOI_NVC_\w+)\b"
+                  r"|/xt/(core|stats|ds_adaptive|prefetch|nvm_cache)/")
 
 
 def records(text):

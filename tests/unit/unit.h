@@ -5,4 +5,5 @@ Suite *hints_suite(void);
 Suite *json_suite(void);
 Suite *ads_suite(void);
 Suite *prefetch_suite(void);
+Suite *nvc_suite(void);
 #endif

@@ -4,7 +4,8 @@
 #
 # A pass is passes/<name>.hints, in ROMIO_HINTS format ("key value" lines; a
 # file with no hint lines means stock: ROMIO_HINTS stays unset), plus an
-# optional passes/<name>.env with extra KEY=VALUE environment lines.  A pass
+# optional passes/<name>.env with extra KEY=VALUE environment lines and an
+# optional passes/<name>.skip ("test | reason" lines: not run in that pass).  A pass
 # whose hints (or env) enable romio_xt_stats must leave at least one
 # {"romio_xt_stats":1,...} line in ROMIO_XT_STATS_FILE per test; any other pass
 # must leave none.
@@ -232,9 +233,22 @@ for pass in "${PASSES[@]}"; do
         done <"$envfile"
     fi
     mkdir -p "$OUT/logs/$pass"
+    # passes/<pass>.skip: "test | reason" lines, tests this pass does not run
+    declare -A SKIP=()
+    if [ -f "$HERE/passes/$pass.skip" ]; then
+        while IFS='|' read -r s_name s_why; do
+            s_name=$(trim "$s_name")
+            case $s_name in ''|'#'*) continue ;; esac
+            SKIP[$s_name]=$(trim "${s_why:-}")
+        done <"$HERE/passes/$pass.skip"
+    fi
 
     for t in "${SELECTED[@]}"; do
         id=$pass/$t
+        if [ -n "${SKIP[$t]:-}" ]; then
+            echo "# skip upstream/$id: ${SKIP[$t]}"
+            continue
+        fi
         log=$OUT/logs/$pass/$t.log
         stats=$OUT/logs/$pass/$t.stats.jsonl
         rm -f "$log" "$stats"

@@ -1,0 +1,145 @@
+/* NVM write-behind benchmark workloads (MPI-IO), the seed's workflow (see
+ * nvc_timing.h) on k files:
+ *   collperf  coll_perf: 3D block-block-block darray of ints, one write_all
+ *   ior       IOR: each rank one contiguous block per segment, write_at_all
+ * usage: nvc_bench --dir DIR --pattern collperf|ior [--files K] [--compute S]
+ *        [--n N (collperf: N^3 ints)] [--segments S --block BYTES (ior)]
+ * Rank 0 checks every file's bytes after close; exits 1 on a mismatch. */
+#include "nvc_timing.h"
+
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+#include <fcntl.h>
+
+static int rank, nprocs;
+
+static unsigned char pat(long long off, int file)
+{
+    uint64_t x = (uint64_t) off * 0x9E3779B97F4A7C15ull + file;
+    return (unsigned char) (x >> 56);
+}
+
+static void fill(unsigned char *b, long long off, long long len, int file)
+{
+    for (long long k = 0; k < len; k++)
+        b[k] = pat(off + k, file);
+}
+
+/* the darray piece of this rank, in memory order; returns its element count */
+static long long collperf_buf(int n, int file, MPI_Datatype *darray, unsigned char **out)
+{
+    int gs[3] = { n, n, n }, ds[3], da[3], ps[3] = { 0, 0, 0 }, ls[3], c[3];
+    MPI_Dims_create(nprocs, 3, ps);
+    {   /* split the fastest dimension first: ranks interleave in the file */
+        int t = ps[0];
+        ps[0] = ps[2];
+        ps[2] = t;
+    }
+    for (int d = 0; d < 3; d++) {
+        ds[d] = MPI_DISTRIBUTE_BLOCK;
+        da[d] = MPI_DISTRIBUTE_DFLT_DARG;
+        ls[d] = n / ps[d];
+    }
+    MPI_Type_create_darray(nprocs, rank, 3, gs, ds, da, ps, MPI_ORDER_C, MPI_INT, darray);
+    MPI_Type_commit(darray);
+    c[0] = rank / (ps[1] * ps[2]);
+    c[1] = rank / ps[2] % ps[1];
+    c[2] = rank % ps[2];
+    long long cnt = (long long) ls[0] * ls[1] * ls[2];
+    unsigned char *b = malloc(4 * cnt), *p = b;
+    for (int i = 0; i < ls[0]; i++)
+        for (int j = 0; j < ls[1]; j++) {
+            long long g = ((long long) (c[0] * ls[0] + i) * n + c[1] * ls[1] + j) * n + c[2] * ls[2];
+            fill(p, 4 * g, 4LL * ls[2], file);
+            p += 4LL * ls[2];
+        }
+    *out = b;
+    return cnt;
+}
+
+static int verify(const char *path, long long size, int file)
+{
+    int fd = open(path, O_RDONLY), ok = fd >= 0;
+    unsigned char *b = malloc(1 << 20);
+    for (long long off = 0; ok && off < size; off += 1 << 20) {
+        long long n = size - off < (1 << 20) ? size - off : (1 << 20);
+        ok = pread(fd, b, n, off) == n;
+        for (long long k = 0; ok && k < n; k++)
+            ok = b[k] == pat(off + k, file);
+    }
+    free(b);
+    if (fd >= 0)
+        close(fd);
+    return ok;
+}
+
+int main(int argc, char **argv)
+{
+    const char *dir = ".", *pattern = "collperf";
+    int files = 4, n = 256, segments = 8;
+    long long block = 4 << 20;
+    double compute = 0;
+    MPI_Init(&argc, &argv);
+    MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+    MPI_Comm_size(MPI_COMM_WORLD, &nprocs);
+    for (int a = 1; a + 1 < argc; a += 2) {
+        if (!strcmp(argv[a], "--dir")) dir = argv[a + 1];
+        else if (!strcmp(argv[a], "--pattern")) pattern = argv[a + 1];
+        else if (!strcmp(argv[a], "--files")) files = atoi(argv[a + 1]);
+        else if (!strcmp(argv[a], "--compute")) compute = atof(argv[a + 1]);
+        else if (!strcmp(argv[a], "--n")) n = atoi(argv[a + 1]);
+        else if (!strcmp(argv[a], "--segments")) segments = atoi(argv[a + 1]);
+        else if (!strcmp(argv[a], "--block")) block = atoll(argv[a + 1]);
+    }
+    int bad = 0, ior = !strcmp(pattern, "ior");
+    long long size = ior ? (long long) segments * nprocs * block : 4LL * n * n * n;
+    for (int f = 0; f < files; f++) {
+        char path[4096];
+        struct nvc_times t = { 0 };
+        MPI_File fh;
+        MPI_Datatype darray = MPI_DATATYPE_NULL;
+        unsigned char *buf = NULL;
+        long long cnt = ior ? 0 : collperf_buf(n, f, &darray, &buf);
+        if (ior)
+            buf = malloc(block);
+        snprintf(path, sizeof(path), "%s/%s.%d.dat", dir, pattern, f);
+        MPI_Barrier(MPI_COMM_WORLD);
+        t.t0 = MPI_Wtime();
+        MPI_File_open(MPI_COMM_WORLD, path, MPI_MODE_CREATE | MPI_MODE_WRONLY, MPI_INFO_NULL, &fh);
+        if (ior) {
+            for (int s = 0; s < segments; s++) {
+                long long off = ((long long) s * nprocs + rank) * block;
+                fill(buf, off, block, f);   /* IOR refills its buffer too */
+                MPI_File_write_at_all(fh, off, buf, (int) block, MPI_BYTE, MPI_STATUS_IGNORE);
+            }
+        } else {
+            MPI_File_set_view(fh, 0, MPI_INT, darray, "native", MPI_INFO_NULL);
+            MPI_File_write_all(fh, buf, (int) cnt, MPI_INT, MPI_STATUS_IGNORE);
+        }
+        t.write = MPI_Wtime() - t.t0;
+        nvc_compute(&t, compute);
+        double s0 = MPI_Wtime();
+        if (MPI_File_sync(fh) != MPI_SUCCESS)
+            bad = 1;
+        t.sync = MPI_Wtime() - s0;
+        s0 = MPI_Wtime();
+        if (MPI_File_close(&fh) != MPI_SUCCESS)
+            bad = 1;
+        t.close = MPI_Wtime() - s0;
+        nvc_report(pattern, f, size, &t, compute, path);
+        MPI_Barrier(MPI_COMM_WORLD);
+        if (rank == 0 && !verify(path, size, f)) {
+            fprintf(stderr, "nvc_bench: %s: wrong bytes\n", path);
+            bad = 1;
+        }
+        if (rank == 0)
+            unlink(path);
+        if (darray != MPI_DATATYPE_NULL)
+            MPI_Type_free(&darray);
+        free(buf);
+    }
+    MPI_Allreduce(MPI_IN_PLACE, &bad, 1, MPI_INT, MPI_MAX, MPI_COMM_WORLD);
+    MPI_Finalize();
+    return bad;
+}

@@ -1,0 +1,282 @@
+/* romio-xt NVM write-behind for two-phase aggregators (E10 hints).
+ *
+ * Every contiguous write reaching the bottom of the stack (two-phase
+ * aggregators' writes, independent contiguous writes, the writes of a
+ * collective call ROMIO serves independently) is appended to a per-process
+ * cache file in e10_cache_path and queued; sync
+ * threads copy it to the global file (nvc_sync.c).  Reads of a range with
+ * unsynced data of this process wait for that data to be synced;
+ * MPI_File_sync, resize and close wait for everything.
+ *
+ * Read-modify-write must never read another process's unsynced data: the
+ * independent strided path (data sieving) writes straight to the global file
+ * under ROMIO's lock, and before each collective call every process syncs
+ * its data inside the call's byte range (two-phase fills holes by reading). */
+#include "nvc.h"
+
+#include <errno.h>
+#include <stdint.h>
+#include <stdlib.h>
+
+static struct nvc_state *state(ADIO_File fd)
+{
+    return xt_slot_of(fd, &nvc_layer)->state;
+}
+
+static int64_t nbytes(int count, MPI_Datatype dt)
+{
+    MPI_Count size = 0;
+    MPI_Type_size_x(dt, &size);
+    return (int64_t) count * size;
+}
+
+/* waits for this process's unsynced data overlapping [off, off+len) */
+static void settle_range(struct nvc_state *st, int64_t off, int64_t len)
+{
+    pthread_mutex_lock(&st->mu);
+    size_t upto = nvc_queue_last_overlap(&st->q, off, len);
+    pthread_mutex_unlock(&st->mu);
+    if (upto)
+        nvc_drain(st, upto);
+}
+
+/* collective: every process's unsynced data in the byte range this call
+ * touches (on any rank) reaches the global file before the call starts */
+static void settle_collective(ADIO_File fd, int count, MPI_Datatype dt, int fpt,
+                              ADIO_Offset offset)
+{
+    struct nvc_state *st = state(fd);
+    pthread_mutex_lock(&st->mu);
+    int pending = !nvc_queue_idle(&st->q), anyone = 0;
+    pthread_mutex_unlock(&st->mu);
+    MPI_Allreduce(&pending, &anyone, 1, MPI_INT, MPI_MAX, fd->comm);
+    if (!anyone)
+        return;
+    ADIO_Offset *offs = NULL, *lens = NULL, start = 0, end = -1, fp_ind = fd->fp_ind;
+    int n = 0;
+    if (count > 0) {
+        ADIOI_Calc_my_off_len(fd, count, dt, fpt, offset, &offs, &lens, &start, &end, &n);
+        fd->fp_ind = fp_ind;    /* it advances the individual pointer */
+        ADIOI_Free(offs);       /* lens points into the same allocation */
+    }
+    int64_t mine[2] = { count > 0 ? -start : INT64_MIN, count > 0 ? end : INT64_MIN }, all[2];
+    MPI_Allreduce(mine, all, 2, MPI_INT64_T, MPI_MAX, fd->comm);
+    if (all[1] != INT64_MIN && all[1] >= -all[0])    /* some rank accesses bytes */
+        settle_range(st, -all[0], all[1] + all[0] + 1);
+}
+
+/* queues the records just appended; 0 or -errno */
+static int queue_items(struct nvc_state *st, int64_t off, int64_t len, const int64_t *recs, int rc)
+{
+    pthread_mutex_lock(&st->mu);
+    for (int64_t o = 0, k = 0; !rc && o < len; o += st->chunk, k++)
+        if (nvc_queue_push(&st->q, off + o, len - o < st->chunk ? len - o : st->chunk, recs[k]))
+            rc = -ENOMEM;
+    st->q.release = st->flush->release_after_write(&st->q);
+    st->locking = 0;
+    if (nvc_queue_idle(&st->q))
+        st->lock->when_idle(st);
+    pthread_cond_broadcast(&st->work);
+    pthread_mutex_unlock(&st->mu);
+    return rc;
+}
+
+/* appends [off, off+len) to the cache file and queues it; 0 or -errno */
+static int cache_write(struct nvc_state *st, ADIO_File fd, const void *buf, int64_t off,
+                       int64_t len)
+{
+    int64_t cached = xt_slot_of(fd, &nvc_layer)->counters[NVC_C_BYTES_CACHED];
+    if (st->fail_after >= 0 && cached + len > st->fail_after)
+        return -ENOSPC;         /* test only: ROMIO_XT_NVC_TEST_FAIL_AFTER */
+    int64_t *recs = malloc(((len + st->chunk - 1) / st->chunk) * sizeof(int64_t));
+    if (!recs)
+        return -ENOMEM;
+    pthread_mutex_lock(&st->mu);
+    nvc_compact(st);
+    pthread_mutex_unlock(&st->mu);
+    int rc = st->lock->before_cache(st, fd, off, len);
+    double t0 = xt_now();
+    if (!rc)
+        rc = nvc_file_append(st->cfd, &st->tail, buf, off, len, st->chunk, recs);
+    xt_count(fd, &nvc_layer, NVC_C_CACHE_USEC, (int64_t) ((xt_now() - t0) * 1e6));
+    rc = queue_items(st, off, len, recs, rc);
+    free(recs);
+    if (!rc) {
+        xt_count(fd, &nvc_layer, NVC_C_EXTENTS, 1);
+        xt_count(fd, &nvc_layer, NVC_C_BYTES_CACHED, len);
+    }
+    return rc;
+}
+
+/* what ROMIO's WriteContig does besides the write itself */
+static void finish_write(ADIO_File fd, MPI_Datatype dt, int fpt, int64_t off, int64_t len,
+                         ADIO_Status * status)
+{
+    fd->dirty_write = 1;
+    fd->fp_sys_posn = -1;
+    if (fpt == ADIO_INDIVIDUAL)
+        fd->fp_ind = off + len;
+#ifdef HAVE_STATUS_SET_BYTES
+    if (status)
+        MPIR_Status_set_bytes(status, dt, len);
+#else
+    (void) status, (void) dt;
+#endif
+}
+
+static void ADIOI_NVC_WriteContig(ADIO_File fd, const void *buf, int count, MPI_Datatype dt,
+                                  int fpt, ADIO_Offset offset, ADIO_Status * status,
+                                  int *error_code)
+{
+    struct nvc_state *st = state(fd);
+    int64_t len = nbytes(count, dt);
+    int64_t off = fpt == ADIO_INDIVIDUAL ? fd->fp_ind : offset;
+    if (len > 0 && !st->direct && !st->bypass && !fd->atomicity) {
+        int rc = cache_write(st, fd, buf, off, len);
+        if (rc == 0) {
+            xt_note_absorbed(fd);   /* the sync threads note the real requests */
+            finish_write(fd, dt, fpt, off, len, status);
+            *error_code = MPI_SUCCESS;
+            return;
+        }
+        nvc_fall_back(st, NVC_C_FB_SPACE, "cannot write the cache file", -rc);
+    }
+    if (fd->atomicity)
+        xt_count(fd, &nvc_layer, NVC_C_FB_ATOMIC, 1);
+    xt_count(fd, &nvc_layer, NVC_C_BYTES_DIRECT, len);
+    settle_range(st, off, len);
+    xt_lower(fd, &nvc_layer)->ADIOI_xxx_WriteContig(fd, buf, count, dt, fpt, offset, status,
+                                                    error_code);
+}
+
+static void ADIOI_NVC_ReadContig(ADIO_File fd, void *buf, int count, MPI_Datatype dt, int fpt,
+                                 ADIO_Offset offset, ADIO_Status * status, int *error_code)
+{
+    struct nvc_state *st = state(fd);
+    int64_t off = fpt == ADIO_INDIVIDUAL ? fd->fp_ind : offset;
+    pthread_mutex_lock(&st->mu);
+    size_t upto = nvc_queue_last_overlap(&st->q, off, nbytes(count, dt));
+    pthread_mutex_unlock(&st->mu);
+    if (upto) {
+        xt_count(fd, &nvc_layer, NVC_C_READ_WAITS, 1);
+        nvc_drain(st, upto);
+    }
+    xt_lower(fd, &nvc_layer)->ADIOI_xxx_ReadContig(fd, buf, count, dt, fpt, offset, status,
+                                                   error_code);
+}
+
+/* collective and strided calls: settle first, then ROMIO's code, whose
+ * contiguous writes come back through ADIOI_NVC_WriteContig */
+#define NVC_COLL_OP(NAME, MEMBER, CONST, LAST_T)                                 \
+    static void ADIOI_NVC_##NAME(ADIO_File fd, CONST void *buf, int count,       \
+                                 MPI_Datatype dt, int fpt, ADIO_Offset off,      \
+                                 LAST_T last, int *error_code)                   \
+    {                                                                            \
+        struct nvc_state *st = state(fd);                                        \
+        settle_collective(fd, count, dt, fpt, off);                              \
+        st->in_coll++;                                                           \
+        xt_lower(fd, &nvc_layer)->MEMBER(fd, buf, count, dt, fpt, off, last,     \
+                                         error_code);                            \
+        st->in_coll--;                                                           \
+    }
+NVC_COLL_OP(WriteColl, ADIOI_xxx_WriteStridedColl, const, ADIO_Status *)
+NVC_COLL_OP(ReadColl, ADIOI_xxx_ReadStridedColl, , ADIO_Status *)
+NVC_COLL_OP(IwriteColl, ADIOI_xxx_IwriteStridedColl, const, ADIO_Request *)
+NVC_COLL_OP(IreadColl, ADIOI_xxx_IreadStridedColl, , ADIO_Request *)
+
+/* independent strided writes read-modify-write under ROMIO's lock, while
+ * other processes may do the same: straight to the global file.  Inside a
+ * collective call (non-interleaved accesses, ROMIO skips two-phase) the
+ * ranges are disjoint and were settled: cached. */
+static void ADIOI_NVC_WriteStrided(ADIO_File fd, const void *buf, int count, MPI_Datatype dt,
+                                   int fpt, ADIO_Offset off, ADIO_Status * status,
+                                   int *error_code)
+{
+    struct nvc_state *st = state(fd);
+    int direct = st->in_coll == 0;
+    __atomic_add_fetch(&st->bypass, direct, __ATOMIC_RELEASE);
+    xt_lower(fd, &nvc_layer)->ADIOI_xxx_WriteStrided(fd, buf, count, dt, fpt, off, status,
+                                                     error_code);
+    __atomic_sub_fetch(&st->bypass, direct, __ATOMIC_RELEASE);
+}
+
+/* MPI_File_sync: everything synced, then the global file flushed */
+static void ADIOI_NVC_Flush(ADIO_File fd, int *error_code)
+{
+    struct nvc_state *st = state(fd);
+    nvc_drain(st, SIZE_MAX);
+    int err = nvc_take_error(st);
+    xt_lower(fd, &nvc_layer)->ADIOI_xxx_Flush(fd, error_code);
+    if (err != MPI_SUCCESS)
+        *error_code = err;
+}
+
+static void ADIOI_NVC_Resize(ADIO_File fd, ADIO_Offset size, int *error_code)
+{
+    nvc_drain(state(fd), SIZE_MAX);
+    xt_lower(fd, &nvc_layer)->ADIOI_xxx_Resize(fd, size, error_code);
+}
+
+static void ADIOI_NVC_Fcntl(ADIO_File fd, int flag, ADIO_Fcntl_t * fs, int *error_code)
+{
+    struct nvc_state *st = state(fd);
+    const ADIOI_Fns *lower = xt_lower(fd, &nvc_layer);
+    if (flag == ADIO_FCNTL_SET_DISKSPACE || flag == ADIO_FCNTL_SET_ATOMICITY)
+        nvc_drain(st, SIZE_MAX);
+    int direct = flag == ADIO_FCNTL_SET_DISKSPACE;      /* preallocation writes go direct */
+    __atomic_add_fetch(&st->bypass, direct, __ATOMIC_RELEASE);
+    lower->ADIOI_xxx_Fcntl(fd, flag, fs, error_code);
+    __atomic_sub_fetch(&st->bypass, direct, __ATOMIC_RELEASE);
+    if (flag == ADIO_FCNTL_GET_FSIZE && *error_code == MPI_SUCCESS) {
+        pthread_mutex_lock(&st->mu);
+        if (st->q.max_end > fs->fsize)
+            fs->fsize = st->q.max_end;      /* this process's data not synced yet */
+        pthread_mutex_unlock(&st->mu);
+    }
+}
+
+static const ADIOI_Fns nvc_ops = {
+    .ADIOI_xxx_WriteContig = ADIOI_NVC_WriteContig,
+    .ADIOI_xxx_ReadContig = ADIOI_NVC_ReadContig,
+    /* nonblocking contiguous I/O would bypass WriteContig (aio): make it blocking */
+    .ADIOI_xxx_IwriteContig = ADIOI_FAKE_IwriteContig,
+    .ADIOI_xxx_IreadContig = ADIOI_FAKE_IreadContig,
+    .ADIOI_xxx_WriteStridedColl = ADIOI_NVC_WriteColl,
+    .ADIOI_xxx_ReadStridedColl = ADIOI_NVC_ReadColl,
+    .ADIOI_xxx_IwriteStridedColl = ADIOI_NVC_IwriteColl,
+    .ADIOI_xxx_IreadStridedColl = ADIOI_NVC_IreadColl,
+    .ADIOI_xxx_WriteStrided = ADIOI_NVC_WriteStrided,
+    .ADIOI_xxx_Flush = ADIOI_NVC_Flush,
+    .ADIOI_xxx_Resize = ADIOI_NVC_Resize,
+    .ADIOI_xxx_Fcntl = ADIOI_NVC_Fcntl,
+};
+
+static int nvc_wanted(const struct xt_file *xf)
+{
+    return xf->hints[XT_H_E10_CACHE].i != 0;
+}
+
+#define NVC_NAME(id, name) name,
+static const char *const nvc_counter_names[] = { NVC_COUNTERS(NVC_NAME) };
+#undef NVC_NAME
+
+static void nvc_report(ADIO_File fd, void *state, struct xt_json *j)
+{
+    struct nvc_state *st = state;
+    xt_json_str(j, "mode", xt_hint(fd, XT_H_E10_CACHE)->s);
+    xt_json_str(j, "flush", st->flush->name);
+    xt_json_int(j, "threads", xt_hint(fd, XT_H_E10_CACHE_THREADS)->i);
+    xt_json_int(j, "chunk", st->chunk);
+}
+
+const struct xt_layer nvc_layer = {
+    .name = "nvm_cache",
+    .wanted = nvc_wanted,
+    .ops = &nvc_ops,
+    .state_size = sizeof(struct nvc_state),
+    .open = nvc_open,
+    .close = nvc_close,
+    .counters = nvc_counter_names,
+    .ncounters = NVC_NCOUNTERS,
+    .report = nvc_report,
+};

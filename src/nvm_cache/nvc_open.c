@@ -1,0 +1,193 @@
+/* romio-xt NVM write-behind: open/close, the flush and lock policies, faults. */
+#include "nvc.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+/* --- e10_cache_flush_flag ------------------------------------------------- */
+static size_t release_all(const struct nvc_queue *q)
+{
+    return q->n;
+}
+
+static size_t hold_back(const struct nvc_queue *q)
+{
+    return q->release;
+}
+
+/* in the order of the hint's choices: flush_immediate|flush_onclose */
+const struct nvc_flush_policy nvc_flush_policies[] = {
+    {.name = "flush_immediate", .release_after_write = release_all},
+    {.name = "flush_onclose", .release_after_write = hold_back},
+};
+
+/* --- e10_cache: enable | coherent ----------------------------------------- */
+static int no_lock(struct nvc_state *st, ADIO_File fd, int64_t off, int64_t len)
+{
+    (void) st, (void) fd, (void) off, (void) len;
+    return 0;
+}
+
+static void nothing_held(struct nvc_state *st)
+{
+    (void) st;
+}
+
+/* the extent stays write-locked in the global file until everything this
+ * process cached is synced */
+static int lock_extent(struct nvc_state *st, ADIO_File fd, int64_t off, int64_t len)
+{
+    pthread_mutex_lock(&st->mu);
+    st->locking = 1;
+    pthread_mutex_unlock(&st->mu);
+    struct flock fl = {.l_type = F_WRLCK, .l_whence = SEEK_SET, .l_start = off, .l_len = len };
+    int rc;
+    while ((rc = fcntl(fd->fd_sys, F_SETLKW, &fl)) != 0 && errno == EINTR)
+        continue;
+    if (rc)
+        return -errno;
+    pthread_mutex_lock(&st->mu);
+    st->locked = 1;
+    pthread_mutex_unlock(&st->mu);
+    return 0;
+}
+
+static void unlock_all(struct nvc_state *st)
+{
+    if (!st->locked || st->locking)
+        return;
+    struct flock fl = {.l_type = F_UNLCK, .l_whence = SEEK_SET, .l_start = 0, .l_len = 0 };
+    if (fcntl(st->fd->fd_sys, F_SETLK, &fl) == 0)
+        st->locked = 0;
+}
+
+/* in the order of the hint's choices: disable|enable|coherent */
+const struct nvc_lock_policy nvc_lock_policies[] = {
+    {.name = "disable", .before_cache = no_lock, .when_idle = nothing_held},
+    {.name = "enable", .before_cache = no_lock, .when_idle = nothing_held},
+    {.name = "coherent", .before_cache = lock_extent, .when_idle = unlock_all},
+};
+
+/* --- faults ----------------------------------------------------------------- */
+int nvc_mpi_error(const char *where, int err)
+{
+    return MPIO_Err_create_code(MPI_SUCCESS, MPIR_ERR_RECOVERABLE, where, __LINE__,
+                                MPI_ERR_IO, "**io", "**io %s", strerror(err));
+}
+
+void nvc_fall_back(struct nvc_state *st, int counter, const char *what, int err)
+{
+    xt_count(st->fd, &nvc_layer, counter, 1);
+    if (!st->warned)
+        fprintf(stderr, "romio-xt: warning: e10_cache: rank %d: %s (%s, cache file %s); writing "
+                "this and all further data of %s straight to the global file\n",
+                xt_file(st->fd)->rank, what, strerror(err), st->cpath, st->fd->filename);
+    st->warned = 1;
+    st->direct = 1;
+}
+
+/* --- open / close ------------------------------------------------------------- */
+static void global_path(ADIO_File fd, char *out, size_t len)
+{
+    char cwd[PATH_MAX];
+    if (realpath(fd->filename, out))
+        return;
+    if (fd->filename[0] != '/' && getcwd(cwd, sizeof(cwd)))
+        snprintf(out, len, "%s/%s", cwd, fd->filename);
+    else
+        snprintf(out, len, "%s", fd->filename);
+}
+
+static int64_t env_int(const char *name, int64_t dflt)
+{
+    const char *v = getenv(name);
+    return v && *v ? strtoll(v, NULL, 10) : dflt;
+}
+
+/* the cache file and the threads; a reason when they cannot be had */
+static const char *start_cache(ADIO_File fd, struct nvc_state *st, char *why, size_t len)
+{
+    static int seq;
+    char global[PATH_MAX];
+    const char *dir = xt_hint(fd, XT_H_E10_CACHE_PATH)->s;
+    if (!dir[0])
+        return "not set";
+    global_path(fd, global, sizeof(global));
+    int rc = nvc_file_create(dir, global, seq++, st->cpath, sizeof(st->cpath));
+    if (rc < 0) {
+        snprintf(why, len, "%s", strerror(-rc));
+        return why;
+    }
+    st->cfd = rc;
+    st->tail = NVC_HDR_SIZE;
+    rc = nvc_threads_start(st, (int) xt_hint(fd, XT_H_E10_CACHE_THREADS)->i);
+    if (rc) {
+        snprintf(why, len, "cannot start sync threads: %s", strerror(rc));
+        close(st->cfd);
+        unlink(st->cpath);
+        st->cfd = -1;
+        return why;
+    }
+    return NULL;
+}
+
+int nvc_open(ADIO_File fd, void *state)
+{
+    struct nvc_state *st = state;
+    /* read-only files have nothing to cache; other file systems than UFS
+     * may write strided data without going through WriteContig */
+    if (fd->access_mode & ADIO_RDONLY ||
+        xt_lower(fd, &nvc_layer)->ADIOI_xxx_WriteStrided != ADIOI_GEN_WriteStrided)
+        return 1;
+    st->fd = fd;
+    st->cfd = -1;
+    st->flush = &nvc_flush_policies[xt_hint(fd, XT_H_E10_CACHE_FLUSH)->i];
+    st->lock = &nvc_lock_policies[xt_hint(fd, XT_H_E10_CACHE)->i];
+    st->discard = xt_hint(fd, XT_H_E10_CACHE_DISCARD)->i != 0;
+    st->chunk = fd->hints->ind_wr_buffer_size > 0 ? fd->hints->ind_wr_buffer_size : 512 * 1024;
+    st->q.release = st->flush->release_after_write(&st->q);
+    st->fail_after = env_int("ROMIO_XT_NVC_TEST_FAIL_AFTER", -1);
+    st->fail_sync_at = env_int("ROMIO_XT_NVC_TEST_SYNC_EIO", 0);
+    pthread_mutex_init(&st->mu, NULL);
+    pthread_cond_init(&st->work, NULL);
+    pthread_cond_init(&st->done, NULL);
+
+    char why[256], msg[PATH_MAX + 512] = "";
+    const char *bad = start_cache(fd, st, why, sizeof(why));
+    if (bad) {
+        st->direct = 1;
+        xt_count(fd, &nvc_layer, NVC_C_FB_PATH, 1);
+        snprintf(msg, sizeof(msg), "romio-xt: warning: hint e10_cache_path: cannot use '%s' "
+                 "(%s) on rank %d; using no cache: data goes straight to the global file",
+                 xt_hint(fd, XT_H_E10_CACHE_PATH)->s, bad, xt_file(fd)->rank);
+    }
+    xt_warn_once(fd, msg);
+    return 0;
+}
+
+void nvc_close(ADIO_File fd, void *state, int *error_code)
+{
+    struct nvc_state *st = state;
+    nvc_drain(st, SIZE_MAX);
+    *error_code = nvc_take_error(st);
+    if (st->nthreads)
+        nvc_threads_stop(st);
+    if (st->cfd >= 0) {
+        close(st->cfd);
+        if (st->kept_error)
+            fprintf(stderr, "romio-xt: warning: e10_cache: rank %d: syncing %s failed; its data "
+                    "stays in %s (romio-xt-recover replays it)\n", xt_file(fd)->rank,
+                    fd->filename, st->cpath);
+        else if (st->discard)
+            unlink(st->cpath);
+    }
+    nvc_queue_free(&st->q);
+    pthread_cond_destroy(&st->done);
+    pthread_cond_destroy(&st->work);
+    pthread_mutex_destroy(&st->mu);
+}

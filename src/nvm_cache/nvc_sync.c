@@ -1,0 +1,166 @@
+/* romio-xt NVM write-behind: the sync thread pool.
+ *
+ * Threads copy queued items from the cache file to the global file with
+ * pread/pwrite on plain file descriptors; they never call MPI or ROMIO.
+ * Everything shared is under st->mu. */
+#include "nvc.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <unistd.h>
+
+static int64_t usec(double seconds)
+{
+    return (int64_t) (seconds * 1e6);
+}
+
+/* the item's range write-locked in the global file while it is copied, so
+ * another process's data-sieving read-modify-write (under ROMIO's lock)
+ * cannot interleave; unlocking also ends coherent mode's lock on it */
+static void range_lock(int gfd, const struct nvc_item *it, short type)
+{
+    struct flock fl = {.l_type = type, .l_whence = SEEK_SET, .l_start = it->off,
+        .l_len = it->len };
+    while (fcntl(gfd, type == F_UNLCK ? F_SETLK : F_SETLKW, &fl) != 0 && errno == EINTR)
+        continue;               /* other errors (no locking here): copy anyway */
+}
+
+/* one item, without st->mu; 0 or -errno.  While the main thread is inside
+ * ROMIO's strided write it holds ROMIO's lock, which our unlock would cut:
+ * then the item is copied under that lock instead. */
+static int sync_item(struct nvc_state *st, const struct nvc_item *it, int gfd, long nth, char *buf)
+{
+    if (st->fail_sync_at > 0 && nth == st->fail_sync_at)
+        return -EIO;            /* test-only injected failure (ROMIO_XT_NVC_TEST_SYNC_EIO) */
+    int lock = __atomic_load_n(&st->bypass, __ATOMIC_ACQUIRE) == 0;
+    if (lock)
+        range_lock(gfd, it, F_WRLCK);
+    int rc = nvc_file_copy(st->cfd, it->rec, gfd, it->off, it->len, buf);
+    if (lock)
+        range_lock(gfd, it, F_UNLCK);
+    return rc ? rc : nvc_file_mark_synced(st->cfd, it->rec);
+}
+
+/* all caught up: write the global file back now, with st->mu held (and
+ * released meanwhile), so that MPI_File_sync finds little left to flush */
+static void flush_behind(struct nvc_state *st, int gfd)
+{
+    st->dirty = 0;
+    pthread_mutex_unlock(&st->mu);
+    double t0 = xt_now();
+    if (fdatasync(gfd) != 0) {
+        /* MPI_File_sync's own flush reports it */
+    }
+    xt_count(st->fd, &nvc_layer, NVC_C_SYNC_USEC, usec(xt_now() - t0));
+    pthread_mutex_lock(&st->mu);
+}
+
+static void *worker(void *arg)
+{
+    struct nvc_state *st = arg;
+    char *buf = malloc(st->chunk);
+    pthread_mutex_lock(&st->mu);
+    for (;;) {
+        long idx = nvc_queue_take(&st->q);
+        if (idx < 0) {
+            if (st->shutdown)
+                break;
+            pthread_cond_wait(&st->work, &st->mu);
+            continue;
+        }
+        struct nvc_item it = st->q.v[idx];
+        long nth = ++st->items_synced;
+        int gfd = st->fd->fd_sys;
+        pthread_mutex_unlock(&st->mu);
+
+        double t0 = xt_now();
+        int rc = buf ? sync_item(st, &it, gfd, nth, buf) : -ENOMEM;
+        xt_count(st->fd, &nvc_layer, NVC_C_SYNC_USEC, usec(xt_now() - t0));
+        xt_count(st->fd, &nvc_layer, rc ? NVC_C_SYNC_ERRORS : NVC_C_BYTES_SYNCED, rc ? 1 : it.len);
+        if (!rc)
+            xt_note_request_async(st->fd, 1, it.len);
+
+        pthread_mutex_lock(&st->mu);
+        if (rc && !st->err)
+            st->err = -rc;
+        st->kept_error |= rc != 0;
+        st->dirty |= rc == 0;
+        nvc_queue_done(&st->q, idx);
+        if (nvc_queue_idle(&st->q))
+            st->lock->when_idle(st);
+        pthread_cond_broadcast(&st->done);
+        pthread_cond_broadcast(&st->work);     /* an item waiting on this one may go */
+        if (nvc_queue_idle(&st->q) && st->dirty)
+            flush_behind(st, gfd);
+    }
+    pthread_mutex_unlock(&st->mu);
+    free(buf);
+    return NULL;
+}
+
+int nvc_threads_start(struct nvc_state *st, int n)
+{
+    st->threads = calloc(n, sizeof(pthread_t));
+    if (!st->threads)
+        return ENOMEM;
+    for (st->nthreads = 0; st->nthreads < n; st->nthreads++) {
+        int rc = pthread_create(&st->threads[st->nthreads], NULL, worker, st);
+        if (rc) {
+            nvc_threads_stop(st);
+            return rc;
+        }
+    }
+    return 0;
+}
+
+void nvc_threads_stop(struct nvc_state *st)
+{
+    pthread_mutex_lock(&st->mu);
+    st->shutdown = 1;
+    pthread_cond_broadcast(&st->work);
+    pthread_mutex_unlock(&st->mu);
+    for (int k = 0; k < st->nthreads; k++)
+        pthread_join(st->threads[k], NULL);
+    free(st->threads);
+    st->threads = NULL;
+    st->nthreads = 0;
+}
+
+void nvc_drain(struct nvc_state *st, size_t upto)
+{
+    double t0 = xt_now();
+    pthread_mutex_lock(&st->mu);
+    if (upto > st->q.n)
+        upto = st->q.n;
+    if (st->q.low < upto) {
+        if (upto > st->q.release) {
+            st->q.release = upto;
+            pthread_cond_broadcast(&st->work);
+        }
+        while (st->q.low < upto)
+            pthread_cond_wait(&st->done, &st->mu);
+        xt_count(st->fd, &nvc_layer, NVC_C_WAIT_USEC, usec(xt_now() - t0));
+    }
+    nvc_compact(st);
+    pthread_mutex_unlock(&st->mu);
+}
+
+int nvc_take_error(struct nvc_state *st)
+{
+    pthread_mutex_lock(&st->mu);
+    int err = st->err;
+    st->err = 0;
+    pthread_mutex_unlock(&st->mu);
+    return err ? nvc_mpi_error("e10_cache sync thread", err) : MPI_SUCCESS;
+}
+
+void nvc_compact(struct nvc_state *st)
+{
+    if (!nvc_queue_idle(&st->q) || st->q.n == 0)
+        return;
+    nvc_queue_reset(&st->q);
+    if (st->discard && !st->kept_error && st->cfd >= 0 && ftruncate(st->cfd, NVC_HDR_SIZE) == 0)
+        st->tail = NVC_HDR_SIZE;
+}

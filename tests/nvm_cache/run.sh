@@ -1,0 +1,225 @@
+#!/bin/bash
+# romio-xt NVM write-behind (e10_cache) tests.  Env: XT_PREFIX, XT_SRCDIR,
+# XT_BUILDDIR.  Prints one "PASS nvm_cache/name" / "FAIL nvm_cache/name" line
+# per test.  Cache files go to a fresh directory under /dev/shm.
+set -u
+src=$XT_SRCDIR/tests/nvm_cache
+out=$XT_BUILDDIR/tests/out/nvm_cache
+mpicc=$XT_PREFIX/bin/mpicc
+mpiexec=$XT_PREFIX/bin/mpiexec
+recover=$XT_PREFIX/bin/romio-xt-recover
+cache=/dev/shm/romio-xt-nvc-test.$$
+rm -rf "$out" "$cache" && mkdir -p "$out" "$cache"
+trap 'rm -rf "$cache"' EXIT
+fails=0
+
+run() {  # run NAME CMD...: CMD's output goes to $out/NAME.log
+    local name=$1; shift
+    rm -rf "${cache:?}"/* 
+    if (cd "$out" && "$@") > "$out/$name.log" 2>&1; then
+        echo "PASS nvm_cache/$name"
+    else
+        echo "FAIL nvm_cache/$name"
+        tail -n 15 "$out/$name.log" | sed 's/^/    /'
+        fails=$((fails + 1))
+    fi
+}
+
+# xrun HINTS N PROGRAM ARGS...: HINTS is "key=value,..." written to a ROMIO_HINTS file
+xrun() {
+    local hints=$1 n=$2; shift 2
+    local hf; hf=$(mktemp "$out/hints.XXXXXX")
+    printf '%s\n' "$hints" | tr ',' '\n' | sed 's/=/ /' > "$hf"
+    env -u ROMIO_XT_STATS ROMIO_HINTS="$hf" \
+        timeout 300 "$mpiexec" -n "$n" "$@"
+}
+
+no_cache_files() {
+    local left; left=$(ls "$cache" | wc -l)
+    [ "$left" -eq 0 ] || { echo "cache files left: $(ls "$cache")"; return 1; }
+}
+
+build() {
+    "$mpicc" -O1 -g -Wall -o "$out/t_nvc_io" "$src/t_nvc_io.c" || return 1
+    h5pcc.mpich -shlib -O1 -o "$out/flashio" "$XT_SRCDIR/benchmarks/nvm_cache/flashio.c"
+}
+if ! build > "$out/build.log" 2>&1; then
+    echo "FAIL nvm_cache/build"; sed 's/^/    /' "$out/build.log"; exit 1
+fi
+
+BASE="cb_nodes=2,cb_buffer_size=65536,ind_wr_buffer_size=16384"
+ON="$BASE,e10_cache_path=$cache"
+
+# --- reference files, cache off ---------------------------------------------
+for p in collperf ior indep; do
+    run "reference-$p" xrun "$BASE" 2 ./t_nvc_io "$out/ref.$p" $p
+done
+
+# --- each mode: byte-identical to cache off, own data readable before sync,
+# flush_onclose: nothing in the global file before sync; flush_immediate: all
+# of it (polled) before sync; discard: no cache file left ---------------------
+mode_case() {  # PATTERN MODE FLUSH [extra hints]
+    local p=$1 mode=$2 flush=$3 extra=${4:-} before f=$out/$1.$2.$3.dat
+    case $flush in
+        flush_onclose) before=none ;;
+        *) before=all ;;
+    esac
+    [ "$p" = indep ] && [ "$before" = none ] && before=    # strided writes go direct
+    xrun "$ON,e10_cache=$mode,e10_cache_flush_flag=$flush$extra" 2 ./t_nvc_io "$f" "$p" \
+        --readback ${before:+--before=$before} || return 1
+    cmp "$f" "$out/ref.$p" && no_cache_files
+}
+for p in collperf ior indep; do
+    for mode in enable coherent; do
+        for flush in flush_immediate flush_onclose; do
+            run "$p-$mode-$flush" mode_case $p $mode $flush
+        done
+    done
+done
+run "collperf-4threads-16k" mode_case collperf enable flush_immediate \
+    ",e10_cache_threads=4,ind_wr_buffer_size=16384"
+run "indep-3threads-4k" mode_case indep enable flush_immediate \
+    ",e10_cache_threads=3,ind_wr_buffer_size=4096"
+np4_case() {
+    xrun "$ON,cb_nodes=4,e10_cache=enable" 4 ./t_nvc_io "$out/np4.dat" collperf --readback &&
+    xrun "$BASE" 4 ./t_nvc_io "$out/np4.ref" collperf && cmp "$out/np4.dat" "$out/np4.ref" &&
+    no_cache_files
+}
+run "collperf-np4" np4_case
+
+# --- the stack and the stats section ------------------------------------------
+stats_case() {
+    local j=$out/stats.json
+    rm -f "$j"
+    ROMIO_XT_STATS_FILE=$j xrun "$ON,e10_cache=enable,romio_xt_stats=enable" 2 \
+        ./t_nvc_io "$out/stats.dat" ior || return 1
+    cat "$j"
+    python3 - "$j" <<'PY'
+import json, sys
+r = json.loads(open(sys.argv[1]).readline())
+assert r["layers"] == ["nvm_cache", "stats"], r["layers"]
+s = r["features"]["nvm_cache"]
+size = 4 * 2 * 96 * 1024
+assert s["bytes_cached"] == size, s
+assert s["bytes_synced"] == size, s
+assert s["extents_cached"] >= 2 and s["fallback_path"] == 0 and s["sync_errors"] == 0, s
+assert s["mode"] == "enable" and s["flush"] == "flush_immediate" and s["chunk"] == 16384, s
+assert r["fs_requests"]["write"]["bytes"] == size, r["fs_requests"]
+print("stats ok")
+PY
+}
+run "stats-section" stats_case
+
+# --- faults -------------------------------------------------------------------
+one_warning() {  # LOG REGEX: exactly one romio-xt warning, matching
+    local count; count=$(grep -c "romio-xt: warning" "$1")
+    [ "$count" -eq 1 ] || { echo "expected one warning, got $count"; return 1; }
+    grep -Eq "$2" "$1" || { echo "warning does not match: $2"; return 1; }
+}
+bad_path_case() {  # PATH REGEX
+    xrun "$BASE,e10_cache=enable,e10_cache_path=$1" 2 ./t_nvc_io "$out/bad.dat" collperf \
+        > "$out/bad.out" 2>&1 || { cat "$out/bad.out"; return 1; }
+    cat "$out/bad.out"
+    one_warning "$out/bad.out" "$2" && cmp "$out/bad.dat" "$out/ref.collperf"
+}
+run "missing-cache-dir" bad_path_case /nonexistent/nvc \
+    "hint e10_cache_path: cannot use '/nonexistent/nvc' \(No such file or directory\).*straight to the global file"
+run "unset-cache-path" bad_path_case "" "hint e10_cache_path: cannot use '' \(not set\)"
+ro_case() {
+    mkdir -p "$cache/ro" && chmod 555 "$cache/ro"
+    if [ "$(id -u)" = 0 ]; then     # root writes anyway: a file where the directory should be
+        rmdir "$cache/ro" && touch "$cache/ro"
+    fi
+    bad_path_case "$cache/ro" "cannot use '$cache/ro' \((Permission denied|Not a directory)\)"
+}
+run "unwritable-cache-dir" ro_case
+
+# the cache device fills up part-way: a tiny tmpfs when we may mount one,
+# otherwise the test-only failure injection
+enospc_case() {
+    local dir=$cache how=mount
+    tiny=$(mktemp -d /tmp/nvc-tiny.XXXXXX)
+    if mount -t tmpfs -o size=160k tmpfs "$tiny" 2>/dev/null; then
+        dir=$tiny
+    else
+        how=injected; export ROMIO_XT_NVC_TEST_FAIL_AFTER=150000
+    fi
+    echo "cache device full: $how"
+    xrun "$BASE,e10_cache=enable,e10_cache_path=$dir" 2 ./t_nvc_io "$out/full.dat" ior \
+        --readback > "$out/full.out" 2>&1 || { cat "$out/full.out"; return 1; }
+    unset ROMIO_XT_NVC_TEST_FAIL_AFTER
+    cat "$out/full.out"
+    local left; left=$(ls "$dir")
+    [ "$how" = mount ] && umount "$tiny"
+    rmdir "$tiny"
+    grep -q "cannot write the cache file (No space left on device" "$out/full.out" &&
+    [ "$(grep -c 'romio-xt: warning' "$out/full.out")" -le 2 ] &&     # once per rank at most
+    cmp "$out/full.dat" "$out/ref.ior" && [ -z "$left" ]
+}
+run "cache-full-enospc" enospc_case
+
+# a sync thread's I/O error comes back from MPI_File_sync; the cache file is
+# kept and romio-xt-recover completes the global file
+sync_error_case() {
+    ROMIO_XT_NVC_TEST_SYNC_EIO=2 xrun "$ON,e10_cache=enable" 2 ./t_nvc_io "$out/eio.dat" ior \
+        --sync-error > "$out/eio.out" 2>&1 || { cat "$out/eio.out"; return 1; }
+    cat "$out/eio.out"
+    grep -q "syncing .*eio.dat failed; its data stays in $cache/romioxt-nvc" "$out/eio.out" || return 1
+    cmp -s "$out/eio.dat" "$out/ref.ior" && { echo "global file complete despite the error?"; return 1; }
+    "$recover" "$cache" && cmp "$out/eio.dat" "$out/ref.ior" && no_cache_files
+}
+run "sync-error-reported-and-recovered" sync_error_case
+
+# a rank killed after its write returned, before sync: recovery replays it
+crash_case() {
+    xrun "$ON,e10_cache=enable,e10_cache_flush_flag=flush_onclose" 2 ./t_nvc_io "$out/crash.dat" \
+        ior --crash=1 && { echo "the job should have died"; return 1; }
+    ls -l "$cache"
+    [ "$(ls "$cache" | wc -l)" -ge 1 ] || { echo "no cache files after the crash"; return 1; }
+    cmp -s "$out/crash.dat" "$out/ref.ior" && { echo "complete before recovery?"; return 1; }
+    "$recover" "$cache" && cmp "$out/crash.dat" "$out/ref.ior" && no_cache_files
+}
+run "crash-then-romio-xt-recover" crash_case
+
+discard_case() {  # discard disabled: cache files stay, fully synced
+    xrun "$ON,e10_cache=enable,e10_cache_discard_flag=disable" 2 ./t_nvc_io "$out/keep.dat" ior &&
+    cmp "$out/keep.dat" "$out/ref.ior" || return 1
+    [ "$(ls "$cache" | wc -l)" -eq 2 ] || { echo "want 2 cache files: $(ls "$cache")"; return 1; }
+    "$recover" "$cache" | tee "$out/keep.rec"
+    [ "$(grep -c ': 0 record(s) replayed' "$out/keep.rec")" -eq 2 ] && no_cache_files
+}
+run "discard-disable-keeps-synced-cache" discard_case
+
+run "coherent-locks-until-sync" xrun \
+    "$ON,e10_cache=coherent,e10_cache_flush_flag=flush_onclose" 2 ./t_nvc_io "$out/lock.dat" x --locked
+
+# --- HDF5 checkpoint (Debian's libhdf5-mpich on our libmpi) --------------------
+h5_case() {  # MODE FLUSH
+    local f=$out/h5.$1.$2
+    mkdir -p "$f" "$out/h5.ref"
+    if [ ! -e "$out/h5.ref/flashio.0.h5" ]; then
+        LD_LIBRARY_PATH=$XT_PREFIX/lib xrun "$BASE" 2 ./flashio --dir "$out/h5.ref" --files 1 \
+            --blocks 16 --nvars 6 --keep || return 1
+    fi
+    LD_LIBRARY_PATH=$XT_PREFIX/lib xrun "$ON,e10_cache=$1,e10_cache_flush_flag=$2" 2 ./flashio \
+        --dir "$f" --files 1 --blocks 16 --nvars 6 --keep || return 1
+    cmp "$f/flashio.0.h5" "$out/h5.ref/flashio.0.h5" && no_cache_files
+}
+for mode in enable coherent; do
+    for flush in flush_immediate flush_onclose; do
+        run "hdf5-$mode-$flush" h5_case $mode $flush
+    done
+done
+
+# --- no leaks or memory errors in our code under valgrind -----------------------
+valgrind_case() {
+    command -v valgrind > /dev/null || { echo "valgrind is missing"; return 1; }
+    rm -f "$out"/vg.*.log
+    xrun "$ON,e10_cache=enable,e10_cache_threads=2" 2 valgrind -q --leak-check=full \
+        --show-leak-kinds=definite,indirect --log-file="$out/vg.%p.log" \
+        ./t_nvc_io "$out/vg.dat" indep --readback || return 1
+    python3 "$XT_SRCDIR/tests/mpi/check_valgrind.py" "$out"/vg.*.log
+}
+run "valgrind-np2" valgrind_case
+
+exit $((fails > 0))
