@@ -96,6 +96,26 @@
       "(romio-xt-recover can replay what was not synced).") \
     X(XT_H_E10_CACHE_THREADS, "e10_cache_threads", XT_INT, "1", 1, 64, NULL, \
       XT_AGREE | XT_OPEN_ONLY, NULL, \
-      "Sync threads per process; each copies chunks of ind_wr_buffer_size bytes.")
+      "Sync threads per process; each copies chunks of ind_wr_buffer_size bytes.") \
+    X(XT_H_ORTH, "romio_orthrus", XT_ENUM, "disable", 0, 0, "disable|enable", \
+      XT_AGREE | XT_OPEN_ONLY, NULL, \
+      "Orthrus: each collective read/write is run by one of several collective-I/O " \
+      "implementations (romio_orthrus_candidates), chosen on line: a new access pattern " \
+      "is examined (each candidate runs romio_orthrus_trials calls), the fastest is kept " \
+      "for that pattern and re-examined when its throughput drifts.") \
+    X(XT_H_ORTH_CANDIDATES, "romio_orthrus_candidates", XT_STRING, "two_phase,core_first", \
+      0, 0, NULL, XT_AGREE | XT_OPEN_ONLY, NULL, \
+      "Comma list of candidates: two_phase (stock ROMIO), core_first (one aggregator per " \
+      "node, data exchange inside the node). Unknown names: one warning, skipped.") \
+    X(XT_H_ORTH_FORCE, "romio_orthrus_force", XT_ENUM, "none", 0, 0, \
+      "none|two_phase|core_first", XT_AGREE | XT_OPEN_ONLY, NULL, \
+      "Pin one candidate for every collective call (no examination); also turns Orthrus on.") \
+    X(XT_H_ORTH_TRIALS, "romio_orthrus_trials", XT_INT, "3", 1, 1000, NULL, \
+      XT_AGREE | XT_OPEN_ONLY, NULL, \
+      "Calls per candidate in an examination, and the monitoring window of the winner.") \
+    X(XT_H_ORTH_THRESHOLD, "romio_orthrus_threshold", XT_DOUBLE, "0.15", 0, 100, NULL, \
+      XT_AGREE | XT_OPEN_ONLY, NULL, \
+      "Relative deviation of the winner's throughput from its examination average that " \
+      "starts a re-examination.")
 
 #endif

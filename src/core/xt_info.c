@@ -20,7 +20,8 @@ struct xt_raw {
 };
 
 /* key prefixes that belong to romio-xt: an unknown key with one is a typo */
-static const char *const xt_prefixes[] = { "romio_xt_", "romio_ads_", "romio_prefetch", "e10_cache" };
+static const char *const xt_prefixes[] = { "romio_xt_", "romio_ads_", "romio_prefetch", "e10_cache",
+    "romio_orthrus" };
 
 static void read_raw(MPI_Info info, const struct xt_hint_def *def, int at_open, struct xt_raw *r)
 {

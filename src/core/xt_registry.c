@@ -2,12 +2,13 @@
  * so it sees the application's calls; each feature layer sits below it. */
 #include "xt_layer.h"
 
-extern const struct xt_layer nvc_layer, pf_layer, ads_layer, xts_layer;
+extern const struct xt_layer nvc_layer, pf_layer, ads_layer, orth_layer, xts_layer;
 
 const struct xt_layer *const xt_layers[] = {
     &nvc_layer,
     &pf_layer,
     &ads_layer,
+    &orth_layer,
     &xts_layer,
 };
 

@@ -6,4 +6,5 @@ Suite *json_suite(void);
 Suite *ads_suite(void);
 Suite *prefetch_suite(void);
 Suite *nvc_suite(void);
+Suite *orth_suite(void);
 #endif

@@ -1,0 +1,121 @@
+/* romio-xt Orthrus: examination, choice, monitoring (pure, no MPI). */
+#include "orth_select.h"
+
+#include <string.h>
+
+/* a call faster than this is timed as this (no division by zero) */
+#define ORTH_MIN_TIME 1e-9
+
+void orth_sel_init(struct orth_sel *s, int ncand, int trials, double threshold)
+{
+    memset(s, 0, sizeof(*s));
+    s->ncand = ncand < 1 ? 1 : ncand > ORTH_MAX_CAND ? ORTH_MAX_CAND : ncand;
+    s->trials = trials < 1 ? 1 : trials;
+    s->threshold = threshold;
+}
+
+int orth_sig_equal(const struct orth_sig *a, const struct orth_sig *b)
+{
+    return a->is_write == b->is_write && a->nprocs == b->nprocs && a->nreqs == b->nreqs &&
+        a->bytes == b->bytes && a->rel_offset == b->rel_offset;
+}
+
+static void start_examination(struct orth_entry *e)
+{
+    e->phase = ORTH_EXAMINING;
+    e->cur = 0;
+    e->trial = 0;
+    memset(e->bytes, 0, sizeof(e->bytes));
+    memset(e->time, 0, sizeof(e->time));
+}
+
+struct orth_entry *orth_sel_entry(struct orth_sel *s, const struct orth_sig *sig)
+{
+    struct orth_entry *e = NULL;
+    s->clock++;
+    for (int i = 0; i < s->nsig; i++)
+        if (orth_sig_equal(&s->sigs[i].sig, sig))
+            e = &s->sigs[i];
+    if (!e) {
+        if (s->nsig < ORTH_MAX_SIG)
+            e = &s->sigs[s->nsig++];
+        else {
+            e = &s->sigs[0];
+            for (int i = 1; i < s->nsig; i++)
+                if (s->sigs[i].last_use < e->last_use)
+                    e = &s->sigs[i];
+            s->evictions++;
+        }
+        memset(e, 0, sizeof(*e));
+        e->sig = *sig;
+        start_examination(e);
+    }
+    e->last_use = s->clock;
+    return e;
+}
+
+int orth_sel_pick(const struct orth_entry *e)
+{
+    return e->cur;
+}
+
+/* the examination is over: the highest throughput wins (lowest index on ties) */
+static void choose(struct orth_sel *s, struct orth_entry *e)
+{
+    int best = 0;
+    for (int c = 0; c < s->ncand; c++) {
+        double t = e->time[c] < ORTH_MIN_TIME ? ORTH_MIN_TIME : e->time[c];
+        e->tput[c] = e->bytes[c] / t;
+        if (e->tput[c] > e->tput[best])
+            best = c;
+    }
+    e->phase = ORTH_CHOSEN;
+    e->cur = best;
+    e->winner_avg = e->tput[best];
+    e->mon_bytes = e->mon_time = 0;
+    e->mon_n = 0;
+    e->exams++;
+}
+
+static int examine(struct orth_sel *s, struct orth_entry *e, int c, double bytes, double time)
+{
+    e->bytes[c] += bytes;
+    e->time[c] += time;
+    e->exam_time += time;
+    if (++e->trial < s->trials)
+        return 0;
+    e->trial = 0;
+    if (++e->cur < s->ncand)
+        return 0;
+    choose(s, e);
+    return 1;
+}
+
+/* the winner's throughput over a window of `trials` calls, against its
+ * examination average */
+static int monitor(struct orth_sel *s, struct orth_entry *e, double bytes, double time)
+{
+    e->mon_bytes += bytes;
+    e->mon_time += time;
+    if (++e->mon_n < s->trials)
+        return 0;
+    double t = e->mon_time < ORTH_MIN_TIME ? ORTH_MIN_TIME : e->mon_time;
+    double tput = e->mon_bytes / t, dev = tput - e->winner_avg;
+    e->mon_bytes = e->mon_time = 0;
+    e->mon_n = 0;
+    if (dev < 0)
+        dev = -dev;
+    if (s->ncand < 2 || dev <= s->threshold * e->winner_avg)
+        return 0;
+    e->reexams++;
+    start_examination(e);
+    return 1;
+}
+
+int orth_sel_record(struct orth_sel *s, struct orth_entry *e, int c, double bytes, double time)
+{
+    e->calls++;
+    if (e->phase == ORTH_EXAMINING)
+        return examine(s, e, c, bytes, time);
+    return monitor(s, e, bytes, time);
+}

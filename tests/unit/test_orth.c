@@ -1,0 +1,170 @@
+/* Orthrus selection logic (src/orthrus/orth_select.c). */
+#include <check.h>
+#include "unit.h"
+#include "orth_select.h"
+
+static struct orth_sig sig_of(int64_t bytes)
+{
+    struct orth_sig s = {.is_write = 1,.nprocs = 2,.nreqs = 8,.bytes = bytes,.rel_offset = 4096 };
+    return s;
+}
+
+/* runs one call of sig; candidate c takes time[c] (per MB); returns the candidate */
+static int call(struct orth_sel *s, const struct orth_sig *sig, const double *time, int *changed)
+{
+    struct orth_entry *e = orth_sel_entry(s, sig);
+    int c = orth_sel_pick(e);
+    int r = orth_sel_record(s, e, c, (double) sig->bytes, time[c] * sig->bytes / 1e6);
+    if (changed)
+        *changed = r;
+    return c;
+}
+
+START_TEST(examination_rotates_then_picks_fastest)
+{
+    struct orth_sel s;
+    struct orth_sig sig = sig_of(1 << 20);
+    double t[3] = { 0.3, 0.1, 0.2 };
+    orth_sel_init(&s, 3, 3, 0.15);
+    int seq[9];
+    for (int i = 0; i < 9; i++)
+        seq[i] = call(&s, &sig, t, NULL);
+    int want[9] = { 0, 0, 0, 1, 1, 1, 2, 2, 2 };
+    for (int i = 0; i < 9; i++)
+        ck_assert_int_eq(seq[i], want[i]);
+    for (int i = 0; i < 20; i++)
+        ck_assert_int_eq(call(&s, &sig, t, NULL), 1);
+    struct orth_entry *e = orth_sel_entry(&s, &sig);
+    ck_assert_int_eq(e->exams, 1);
+    ck_assert_int_eq(e->reexams, 0);
+    ck_assert(e->tput[1] > e->tput[2] && e->tput[2] > e->tput[0]);
+}
+END_TEST
+
+/* ranks feed their local times through an allreduce (max): whatever the local
+ * timings, the decisions made from the reduced values are identical */
+START_TEST(ranks_decide_identically_from_reduced_times)
+{
+    enum { NR = 4, NCALLS = 40 };
+    struct orth_sel s[NR];
+    struct orth_sig sig = sig_of(4 << 20);
+    for (int r = 0; r < NR; r++)
+        orth_sel_init(&s[r], 2, 3, 0.15);
+    for (int k = 0; k < NCALLS; k++) {
+        double local[NR], tmax = 0;
+        int c[NR];
+        struct orth_entry *e[NR];
+        for (int r = 0; r < NR; r++) {
+            e[r] = orth_sel_entry(&s[r], &sig);
+            c[r] = orth_sel_pick(e[r]);
+            ck_assert_int_eq(c[r], c[0]);
+            /* rank r's local time differs per rank; candidate 1 is slow on rank 3 */
+            local[r] = 0.01 * (1 + r) + (c[r] == 1 && r == 3 ? 0.2 : 0) + 0.001 * (k % 3);
+            if (local[r] > tmax)
+                tmax = local[r];
+        }
+        for (int r = 0; r < NR; r++)
+            orth_sel_record(&s[r], e[r], c[r], (double) sig.bytes, tmax);
+    }
+    for (int r = 0; r < NR; r++) {
+        struct orth_entry *e = orth_sel_entry(&s[r], &sig);
+        ck_assert_int_eq(e->phase, ORTH_CHOSEN);
+        ck_assert_int_eq(e->cur, 0);    /* the slowest rank decides: candidate 1 loses */
+        ck_assert_int_eq(e->exams, s[0].sigs[0].exams);
+    }
+}
+END_TEST
+
+START_TEST(deviation_triggers_reexamination_and_switch)
+{
+    struct orth_sel s;
+    struct orth_sig sig = sig_of(1 << 20);
+    double t[2] = { 0.1, 0.2 };
+    orth_sel_init(&s, 2, 3, 0.15);
+    for (int i = 0; i < 6; i++)
+        call(&s, &sig, t, NULL);
+    /* within the threshold: no re-examination */
+    double t_ok[2] = { 0.11, 0.2 };
+    for (int i = 0; i < 12; i++)
+        ck_assert_int_eq(call(&s, &sig, t_ok, NULL), 0);
+    ck_assert_int_eq(orth_sel_entry(&s, &sig)->reexams, 0);
+    /* interference: candidate 0 becomes 4x slower */
+    double t_bad[2] = { 0.4, 0.2 };
+    int calls = 0, c = 0;
+    while (c != 1 || orth_sel_entry(&s, &sig)->phase != ORTH_CHOSEN) {
+        c = call(&s, &sig, t_bad, NULL);
+        ck_assert_int_lt(++calls, 100);
+    }
+    /* detected within one window, then one examination: <= 2 x trials x candidates */
+    ck_assert_int_le(calls, 2 * 3 * 2);
+    ck_assert_int_eq(orth_sel_entry(&s, &sig)->reexams, 1);
+    ck_assert_int_eq(call(&s, &sig, t_bad, NULL), 1);
+}
+END_TEST
+
+START_TEST(returning_pattern_pays_one_examination)
+{
+    struct orth_sel s;
+    struct orth_sig chk = sig_of(8 << 20), plt = sig_of(1 << 20);
+    plt.nreqs = 3;
+    double tc[2] = { 0.2, 0.1 }, tp[2] = { 0.1, 0.2 };
+    orth_sel_init(&s, 2, 3, 0.15);
+    for (int loop = 0; loop < 5; loop++) {
+        for (int i = 0; i < 8; i++)
+            call(&s, &chk, tc, NULL);
+        for (int i = 0; i < 8; i++)
+            call(&s, &plt, tp, NULL);
+    }
+    ck_assert_int_eq(s.nsig, 2);
+    ck_assert_int_eq(orth_sel_entry(&s, &chk)->exams, 1);
+    ck_assert_int_eq(orth_sel_entry(&s, &plt)->exams, 1);
+    ck_assert_int_eq(orth_sel_entry(&s, &chk)->cur, 1);
+    ck_assert_int_eq(orth_sel_entry(&s, &plt)->cur, 0);
+}
+END_TEST
+
+START_TEST(table_evicts_least_recently_used)
+{
+    struct orth_sel s;
+    double t[2] = { 0.1, 0.2 };
+    orth_sel_init(&s, 2, 1, 0.15);
+    struct orth_sig keep = sig_of(1);
+    call(&s, &keep, t, NULL);
+    call(&s, &keep, t, NULL);
+    for (int i = 0; i < ORTH_MAX_SIG + 3; i++) {
+        struct orth_sig other = sig_of(100 + i);
+        call(&s, &other, t, NULL);
+        call(&s, &keep, t, NULL);     /* keep stays recently used */
+    }
+    ck_assert_int_eq(s.nsig, ORTH_MAX_SIG);
+    ck_assert_int_eq(s.evictions, 4);
+    ck_assert_int_eq(orth_sel_entry(&s, &keep)->exams, 1);
+}
+END_TEST
+
+START_TEST(single_candidate_and_zero_time)
+{
+    struct orth_sel s;
+    struct orth_sig sig = sig_of(1000);
+    double t[1] = { 0 };
+    orth_sel_init(&s, 1, 0, 0.15);      /* trials clamped to 1 */
+    ck_assert_int_eq(s.trials, 1);
+    for (int i = 0; i < 5; i++)
+        ck_assert_int_eq(call(&s, &sig, t, NULL), 0);
+    ck_assert_int_eq(orth_sel_entry(&s, &sig)->reexams, 0);
+}
+END_TEST
+
+Suite *orth_suite(void)
+{
+    Suite *s = suite_create("orthrus");
+    TCase *tc = tcase_create("select");
+    tcase_add_test(tc, examination_rotates_then_picks_fastest);
+    tcase_add_test(tc, ranks_decide_identically_from_reduced_times);
+    tcase_add_test(tc, deviation_triggers_reexamination_and_switch);
+    tcase_add_test(tc, returning_pattern_pays_one_examination);
+    tcase_add_test(tc, table_evicts_least_recently_used);
+    tcase_add_test(tc, single_candidate_and_zero_time);
+    suite_add_tcase(s, tc);
+    return s;
+}
