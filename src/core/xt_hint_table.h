@@ -103,12 +103,15 @@
       "implementations (romio_orthrus_candidates), chosen on line: a new access pattern " \
       "is examined (each candidate runs romio_orthrus_trials calls), the fastest is kept " \
       "for that pattern and re-examined when its throughput drifts.") \
-    X(XT_H_ORTH_CANDIDATES, "romio_orthrus_candidates", XT_STRING, "two_phase,core_first", \
+    X(XT_H_ORTH_CANDIDATES, "romio_orthrus_candidates", XT_STRING, \
+      "two_phase,core_first,disk_first", \
       0, 0, NULL, XT_AGREE | XT_OPEN_ONLY, NULL, \
       "Comma list of candidates: two_phase (stock ROMIO), core_first (one aggregator per " \
-      "node, data exchange inside the node). Unknown names: one warning, skipped.") \
+      "node, data exchange inside the node), disk_first (one aggregator per data server, " \
+      "striping_factor or else the number of nodes, each issuing its stripes' requests in " \
+      "ascending order). Unknown names: one warning, skipped.") \
     X(XT_H_ORTH_FORCE, "romio_orthrus_force", XT_ENUM, "none", 0, 0, \
-      "none|two_phase|core_first", XT_AGREE | XT_OPEN_ONLY, NULL, \
+      "none|two_phase|core_first|disk_first", XT_AGREE | XT_OPEN_ONLY, NULL, \
       "Pin one candidate for every collective call (no examination); also turns Orthrus on.") \
     X(XT_H_ORTH_TRIALS, "romio_orthrus_trials", XT_INT, "3", 1, 1000, NULL, \
       XT_AGREE | XT_OPEN_ONLY, NULL, \

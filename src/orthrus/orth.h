@@ -40,13 +40,35 @@ struct orth_state {
     int rotation[ORTH_MAX_CAND];        /* indices into orth_cands */
     int forced;                 /* index into orth_cands, or -1 */
     MPI_Comm node;              /* the processes sharing this node */
+    int nnodes;
     int64_t bypassed;           /* calls passed to the stock routine unexamined */
     int64_t runs[ORTH_MAX_CAND + 4];    /* calls run per orth_cands index */
 };
 
 extern const struct xt_layer orth_layer;
 
+/* pieces and bytes received by an aggregator, per source */
+struct orth_gather {
+    int *npieces, *pdispl;      /* per source: pieces */
+    int *nbytes, *bdispl;       /* per source: stream bytes */
+    ADIO_Offset *offs, *lens;
+    int total;
+    int64_t total_bytes;
+};
+
+void orth_displs(const int *cnt, int *dis, int n);
+void orth_gather_alloc(struct orth_gather *g, int n);
+void orth_gather_size(struct orth_gather *g, int n);
+void orth_gather_free(struct orth_gather *g);
+/* writes the stream's pieces, or reads them into the stream */
+void orth_aggregate(ADIO_File fd, const struct orth_gather *g, char *stream, int is_write,
+                    int *err);
+void orth_agree_error(ADIO_File fd, int *err);
+void orth_finish(struct orth_call *c, int *err);
+int orth_compact(struct orth_call *c);
+
 void orth_two_phase(struct orth_call *c, int *err);
 void orth_core_first(struct orth_call *c, int *err);
+void orth_disk_first(struct orth_call *c, int *err);
 
 #endif

@@ -84,7 +84,7 @@ static void coll(ADIO_File fd, void *buf, int count, MPI_Datatype dt, int fpt,
                  ADIO_Offset off, ADIO_Status *status, int *err, int is_write)
 {
     struct orth_call c = {.fd = fd,.buf = buf,.count = count,.dt = dt,.fpt = fpt,
-        .off = off,.status = status,.is_write = is_write
+        .off = off,.status = status,.is_write = is_write,.orig_fp = fd->fp_ind
     };
     if (stock_only(fd, is_write)) {
         orth_two_phase(&c, err);
@@ -120,7 +120,7 @@ static int orth_wanted(const struct xt_file *xf)
 /* the rotation from romio_orthrus_candidates; unknown names are warned about */
 static void parse_candidates(ADIO_File fd, struct orth_state *st)
 {
-    char list[256], bad[300] = "";
+    char list[256], bad[700] = "";
     const char *given = xt_hint(fd, XT_H_ORTH_CANDIDATES)->s;
     snprintf(list, sizeof(list), "%s", given);
     int n = 0;
@@ -156,6 +156,10 @@ static int orth_open(ADIO_File fd, void *state)
     parse_candidates(fd, st);
     MPI_Comm_rank(fd->comm, &rank);
     MPI_Comm_split_type(fd->comm, MPI_COMM_TYPE_SHARED, rank, MPI_INFO_NULL, &st->node);
+    int node_rank, leader;
+    MPI_Comm_rank(st->node, &node_rank);
+    leader = node_rank == 0;
+    MPI_Allreduce(&leader, &st->nnodes, 1, MPI_INT, MPI_SUM, fd->comm);
     return 0;
 }
 
@@ -181,7 +185,7 @@ static void report_entry(const struct orth_state *st, const struct orth_entry *e
     xt_json_int(j, "examinations", e->exams);
     xt_json_int(j, "reexaminations", e->reexams);
     xt_json_num(j, "examination_seconds", e->exam_time);
-    xt_json_str(j, "winner", e->exams ? orth_cands[st->rotation[e->cur]].name : "");
+    xt_json_str(j, "winner", e->winner >= 0 ? orth_cands[st->rotation[e->winner]].name : "");
     xt_json_str(j, "phase", e->phase == ORTH_CHOSEN ? "chosen" : "examining");
     xt_json_num(j, "winner_throughput", e->winner_avg);
     xt_json_open(j, "throughput", '{');

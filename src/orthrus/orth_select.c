@@ -48,6 +48,7 @@ struct orth_entry *orth_sel_entry(struct orth_sel *s, const struct orth_sig *sig
         }
         memset(e, 0, sizeof(*e));
         e->sig = *sig;
+        e->winner = -1;
         start_examination(e);
     }
     e->last_use = s->clock;
@@ -70,7 +71,7 @@ static void choose(struct orth_sel *s, struct orth_entry *e)
             best = c;
     }
     e->phase = ORTH_CHOSEN;
-    e->cur = best;
+    e->cur = e->winner = best;
     e->winner_avg = e->tput[best];
     e->mon_bytes = e->mon_time = 0;
     e->mon_n = 0;

@@ -36,6 +36,7 @@ done
 
 # stats: the signature table, the winner, runs add up; independent I/O untouched
 stats_case() {
+    mkdir -p "$out/st"
     printf 'romio_orthrus enable\nromio_orthrus_trials 1\n' > "$out/st.hints"
     ROMIO_HINTS=$out/st.hints ROMIO_XT_STATS=1 ROMIO_XT_STATS_FILE=$out/st.json MPIR_CVAR_NUM_CLIQUES=2 \
         timeout 300 "$mpiexec" -n 2 ./t_orth "$out/st" 8 > "$out/st.out" || return 1
@@ -47,13 +48,14 @@ assert secs, "no orthrus section"
 sel = [s for s in secs if s["forced"] == "none" and s["signatures"]]
 assert sel, secs
 for s in sel:
-    assert s["candidates"] == ["two_phase", "core_first"], s
+    assert s["candidates"] == ["two_phase", "core_first", "disk_first"], s
     for e in s["signatures"]:
         assert e["examinations"] >= 1 or e["phase"] == "examining", e
         if e["examinations"]:
             assert e["winner"] in s["candidates"], e
             assert set(e["throughput"]) == set(s["candidates"]), e
             assert e["winner_throughput"] == max(e["throughput"].values()), e
+            assert e["throughput"][e["winner"]] == e["winner_throughput"], e
     assert sum(s["runs"].values()) == sum(e["calls"] for e in s["signatures"]), s
 print(len(sel), "files with a selection; e.g.", json.dumps(sel[0]["signatures"][0]))
 PY

@@ -38,6 +38,7 @@ START_TEST(examination_rotates_then_picks_fastest)
     ck_assert_int_eq(e->exams, 1);
     ck_assert_int_eq(e->reexams, 0);
     ck_assert(e->tput[1] > e->tput[2] && e->tput[2] > e->tput[0]);
+    ck_assert_int_eq(e->winner, 1);
 }
 END_TEST
 
@@ -98,6 +99,7 @@ START_TEST(deviation_triggers_reexamination_and_switch)
     /* detected within one window, then one examination: <= 2 x trials x candidates */
     ck_assert_int_le(calls, 2 * 3 * 2);
     ck_assert_int_eq(orth_sel_entry(&s, &sig)->reexams, 1);
+    ck_assert_int_eq(orth_sel_entry(&s, &sig)->winner, 1);
     ck_assert_int_eq(call(&s, &sig, t_bad, NULL), 1);
 }
 END_TEST
