@@ -3,14 +3,15 @@
 
 usage: check_valgrind.py LOG...
 MPICH itself reports some noise under valgrind; only records with a frame in
-our modules (xt_*, xts_*, ads_*, pf_*, nvc_* and their ADIOI_ plug-ins, or a path
-under src/core, src/stats, src/ds_adaptive, src/prefetch, src/nvm_cache) count.
+our modules (xt_*, xts_*, ads_*, pf_*, nvc_*, orth_* and their ADIOI_ plug-ins, or a
+path under src/core, src/stats, src/ds_adaptive, src/prefetch, src/nvm_cache,
+src/orthrus) count.
 """
 import re
 import sys
 
-OURS = re.compile(r"\b(xt_\w+|xts_\w+|ads_\w+|pf_\w+|nvc_\w+|ADIOI_Xt_\w+|ADIOI_XTS_\w+|ADIOI_ADS_\w+|ADIOI_PF_\w+|ADIOI_NVC_\w+)\b"
-                  r"|/xt/(core|stats|ds_adaptive|prefetch|nvm_cache)/")
+OURS = re.compile(r"\b(xt_\w+|xts_\w+|ads_\w+|pf_\w+|nvc_\w+|orth_\w+|ADIOI_Xt_\w+|ADIOI_XTS_\w+|ADIOI_ADS_\w+|ADIOI_PF_\w+|ADIOI_NVC_\w+|ADIOI_ORTH_\w+)\b"
+                  r"|/xt/(core|stats|ds_adaptive|prefetch|nvm_cache|orthrus)/")
 
 
 def records(text):

@@ -72,4 +72,14 @@ bad_candidate_case() {
 }
 run bad-candidate-hint bad_candidate_case
 
+# no leaks or memory errors in our code under valgrind (every candidate)
+valgrind_case() {
+    command -v valgrind > /dev/null || { echo "valgrind is missing"; return 1; }
+    rm -rf "$out"/vg.*.log "$out/vg" && mkdir -p "$out/vg"
+    mpirun 2 2 valgrind -q --leak-check=full --show-leak-kinds=definite,indirect \
+        --log-file="$out/vg.%p.log" ./t_orth "$out/vg" 3 || return 1
+    python3 "$XT_SRCDIR/tests/mpi/check_valgrind.py" "$out"/vg.*.log
+}
+run "valgrind-np2" valgrind_case
+
 exit $((fails > 0))
