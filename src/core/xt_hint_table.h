@@ -118,7 +118,8 @@
       "Calls per candidate in an examination, and the monitoring window of the winner.") \
     X(XT_H_ORTH_THRESHOLD, "romio_orthrus_threshold", XT_DOUBLE, "0.15", 0, 100, NULL, \
       XT_AGREE | XT_OPEN_ONLY, NULL, \
-      "Relative deviation of the winner's throughput from its examination average that " \
-      "starts a re-examination.")
+      "Relative drop of the winner's throughput (over a window of trials calls) below its " \
+      "examination average that starts a re-examination, when it also fell below the " \
+      "runner-up's examination throughput.")
 
 #endif

@@ -92,8 +92,21 @@ static int examine(struct orth_sel *s, struct orth_entry *e, int c, double bytes
     return 1;
 }
 
+/* the best examination throughput among the losers */
+static double runner_up(const struct orth_sel *s, const struct orth_entry *e)
+{
+    double best = 0;
+    for (int c = 0; c < s->ncand; c++)
+        if (c != e->winner && e->tput[c] > best)
+            best = e->tput[c];
+    return best;
+}
+
 /* the winner's throughput over a window of `trials` calls, against its
- * examination average */
+ * examination average: a re-examination when it fell by more than the
+ * threshold and below the runner-up's examination throughput (a drop that
+ * may have changed the ranking; the examination average of the fastest of
+ * several noisy candidates is biased high, so a drop alone is common) */
 static int monitor(struct orth_sel *s, struct orth_entry *e, double bytes, double time)
 {
     e->mon_bytes += bytes;
@@ -101,12 +114,10 @@ static int monitor(struct orth_sel *s, struct orth_entry *e, double bytes, doubl
     if (++e->mon_n < s->trials)
         return 0;
     double t = e->mon_time < ORTH_MIN_TIME ? ORTH_MIN_TIME : e->mon_time;
-    double tput = e->mon_bytes / t, dev = tput - e->winner_avg;
+    double tput = e->mon_bytes / t;
     e->mon_bytes = e->mon_time = 0;
     e->mon_n = 0;
-    if (dev < 0)
-        dev = -dev;
-    if (s->ncand < 2 || dev <= s->threshold * e->winner_avg)
+    if (s->ncand < 2 || tput >= (1 - s->threshold) * e->winner_avg || tput >= runner_up(s, e))
         return 0;
     e->reexams++;
     start_examination(e);

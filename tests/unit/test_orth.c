@@ -89,6 +89,13 @@ START_TEST(deviation_triggers_reexamination_and_switch)
     for (int i = 0; i < 12; i++)
         ck_assert_int_eq(call(&s, &sig, t_ok, NULL), 0);
     ck_assert_int_eq(orth_sel_entry(&s, &sig)->reexams, 0);
+    /* faster, or slower but still ahead of the runner-up: no re-examination */
+    double t_fast[2] = { 0.05, 0.2 }, t_slower[2] = { 0.15, 0.2 };
+    for (int i = 0; i < 12; i++) {
+        ck_assert_int_eq(call(&s, &sig, t_fast, NULL), 0);
+        ck_assert_int_eq(call(&s, &sig, t_slower, NULL), 0);
+    }
+    ck_assert_int_eq(orth_sel_entry(&s, &sig)->reexams, 0);
     /* interference: candidate 0 becomes 4x slower */
     double t_bad[2] = { 0.4, 0.2 };
     int calls = 0, c = 0;
