@@ -24,7 +24,7 @@ mpirun() {
     env -u ROMIO_HINTS -u ROMIO_XT_STATS -u ROMIO_XT_STATS_FILE timeout 600 "$mpiexec" -n "$n" "$@"
 }
 
-for t in t_ads t_ads_race; do
+for t in t_ads t_ads_race t_ads_pf; do
     "$XT_PREFIX/bin/mpicc" -O1 -g -Wall -o "$out/$t" "$src/$t.c" || { echo "FAIL ds_adaptive/build"; exit 1; }
 done
 "$XT_PREFIX/bin/mpicc" -O1 -g -o "$out/t_stats_io" "$XT_SRCDIR/tests/mpi/t_stats_io.c" || exit 1
@@ -83,5 +83,14 @@ bad_method_case() {
     timeout 300 "$mpiexec" -n 2 ./t_stats_io "$out/bad.dat" verify
 }
 run bad-method-hint bad_method_case
+
+# with the prefetch layer below (buffer method): still byte-identical to stock
+combined_case() {
+    printf 'romio_prefetch enable\nromio_prefetch_method buffer\nromio_prefetch_block_size 65536\n' > "$out/pf.hints"
+    ROMIO_HINTS=$out/pf.hints timeout 600 "$mpiexec" -n 2 ./t_ads "$out" quick
+}
+run with-prefetch-np2 combined_case
+# and within one open: the prefetch cache hears of ds_adaptive's own writes
+run prefetch-sees-direct-writes mpirun 1 ./t_ads_pf "$out/adspf.dat"
 
 exit $((fails > 0))
