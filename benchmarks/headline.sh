@@ -1,6 +1,7 @@
 #!/bin/sh
-# romio-xt headline benchmark: xt_bench under stock ROMIO and with the stats
-# layer, 2 ranks, 3 reps.  Writes headline.csv/.png/.md to
+# romio-xt headline benchmark: xt_bench under stock ROMIO, with the stats
+# layer and with each feature on (adaptive sieving, prefetch, NVM write-behind
+# with the cache on /dev/shm), 2 ranks, 3 reps.  Writes headline.csv/.png/.md to
 # $XT_BUILDDIR/bench-out/headline/ and prints the markdown table.
 #   XT_PREFIX    MPICH install prefix (default /tmp/xtb/install)
 #   XT_BUILDDIR  output root (default: the current directory)

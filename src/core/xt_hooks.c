@@ -74,6 +74,15 @@ void xt_wrote(ADIO_File fd, ADIO_Offset off, ADIO_Offset len)
             xf->slots[s].layer->wrote(fd, xf->slots[s].state, off, len);
 }
 
+int xt_direct_io_ok(ADIO_File fd, const struct xt_layer *l)
+{
+    struct xt_file *xf = xt_file(fd);
+    for (int s = 0; xf && s < xf->nslots && xf->slots[s].layer != l; s++)
+        if (!xf->slots[s].layer->direct_io_ok)
+            return 0;
+    return 1;
+}
+
 const struct xt_hint_value *xt_hint(ADIO_File fd, enum xt_hint_id h)
 {
     static struct xt_hint_value defaults[XT_NHINTS];

@@ -37,6 +37,9 @@ struct xt_layer {
     /* [off, off + len) of the file changed without passing through this
      * layer (len < 0: anything may have); layers with a cache drop it */
     void (*wrote)(ADIO_File fd, void *state, ADIO_Offset off, ADIO_Offset len);
+    /* layers above may read and write fd->fd_sys themselves (calling xt_wrote
+     * after writing): this layer keeps nothing the file lacks */
+    int direct_io_ok;
 };
 
 struct xt_slot {
@@ -83,6 +86,10 @@ void xt_note_absorbed(ADIO_File fd);
  * the table below) calls this after the write: every layer's `wrote` hears of
  * it (e.g. the prefetch cache drops the blocks).  len < 0: anything. */
 void xt_wrote(ADIO_File fd, ADIO_Offset off, ADIO_Offset len);
+/* may layer l read and write fd->fd_sys directly, as far as the layers below
+ * it are concerned?  (Whether the file system's driver uses fd_sys is the
+ * caller's question.) */
+int xt_direct_io_ok(ADIO_File fd, const struct xt_layer *l);
 
 /* seconds, monotonic */
 double xt_now(void);

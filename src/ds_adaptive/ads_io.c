@@ -192,7 +192,9 @@ static int copy_window(struct ads_call *c, const struct ads_window *w)
         memcpy(b + (p->off - w->start), at(p->mem), p->len);
     c->ctr[ADS_C_RMW] += w->holes > 0;
     xt_note_request(c->fd, 1, len);
-    return whole_io(fd, b, len, w->start, 1) < 0 ? errno : 0;
+    int rc = whole_io(fd, b, len, w->start, 1) < 0 ? errno : 0;
+    xt_wrote(c->fd, w->start, len);     /* layers caching this file drop it */
+    return rc;
 }
 
 /* the window straight between file and user buffer, in batches of iovecs;
@@ -227,6 +229,8 @@ static int vector_window(struct ads_call *c, const struct ads_window *w)
     if (n)
         xt_note_request(c->fd, c->is_write, w->end - batch);
     done = n ? vec_io(c->fd->fd_sys, iov, n, batch, c->is_write) : 0;
+    if (c->is_write)
+        xt_wrote(c->fd, w->start, w->end - w->start);
     return done < 0 ? errno : 0;
 }
 

@@ -48,7 +48,8 @@ static int ads_wanted(const struct xt_file *xf)
         strcmp(xf->hints[XT_H_DS_WRITE].s, "adaptive") == 0;
 }
 
-/* file systems whose ROMIO driver reads and writes fd_sys with pread/pwrite */
+/* file systems whose ROMIO driver reads and writes fd_sys with pread/pwrite
+ * (NFS is left out: its driver locks around reads for cache coherence) */
 static int posix_fs(int file_system)
 {
     return file_system == ADIO_UFS || file_system == ADIO_LUSTRE || file_system == ADIO_GPFS;
@@ -73,8 +74,7 @@ static int ads_open(ADIO_File fd, void *state)
     st->method = ads_method_find(xt_hint(fd, XT_H_ADS_METHOD)->s);
     if (!st->method)
         st->method = ads_method_find("adaptive");
-    /* during open, fd->fns is still the file system's own table */
-    st->direct = xt_lower(fd, &ads_layer) == fd->fns && posix_fs(fd->file_system);
+    st->direct = xt_direct_io_ok(fd, &ads_layer) && posix_fs(fd->file_system);
     st->align = alignment(fd);
     ads_calibrate(fd, st);
     return 0;

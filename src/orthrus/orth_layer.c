@@ -225,4 +225,5 @@ const struct xt_layer orth_layer = {
     .open = orth_open,
     .close = orth_close,
     .report = orth_report,
+    .direct_io_ok = 1,          /* keeps no data: everything goes to the file */
 };

@@ -331,8 +331,8 @@ static int pf_open(ADIO_File fd, void *st)
     int nranges;
     if (fd->orig_access_mode & MPI_MODE_WRONLY)
         return 1;
-    if (lower(fd) != fd->fns)
-        why = "another layer sits below it (only the file system's own table is supported)";
+    if (!xt_direct_io_ok(fd, &pf_layer))
+        why = "a layer below it keeps data the file lacks (e.g. e10_cache)";
     else if (!posix_fs(fd))
         why = "the file system has no POSIX file descriptor";
     if (why) {
@@ -382,4 +382,5 @@ const struct xt_layer pf_layer = {
     .ncounters = PF_NCOUNTERS,
     .report = pf_report,
     .wrote = pf_wrote,
+    .direct_io_ok = 1,          /* pf_wrote drops what a direct write changes */
 };

@@ -1,34 +1,17 @@
 #!/bin/bash
 # romio-xt adaptive data sieving tests.  Env: XT_PREFIX XT_SRCDIR XT_BUILDDIR.
-set -u
-src=$XT_SRCDIR/tests/ds_adaptive
-out=$XT_BUILDDIR/tests/out/ds_adaptive
-mpiexec=$XT_PREFIX/bin/mpiexec
-rm -rf "$out" && mkdir -p "$out"
-fails=0
+. "$XT_SRCDIR/tests/lib.sh"
+xt_test_init ds_adaptive
 # calibration results go to a private cache
 export XDG_CACHE_HOME=$out/cache
 
-run() {
-    local name=$1; shift
-    if (cd "$out" && "$@") > "$out/$name.log" 2>&1; then
-        echo "PASS ds_adaptive/$name"
-    else
-        echo "FAIL ds_adaptive/$name"
-        tail -n 15 "$out/$name.log" | sed 's/^/    /'
-        fails=$((fails + 1))
-    fi
+build() {
+    for t in t_ads t_ads_race t_ads_pf; do
+        "$mpicc" -O1 -g -Wall -o "$out/$t" "$src/$t.c" || return 1
+    done
+    "$mpicc" -O1 -g -o "$out/t_stats_io" "$XT_SRCDIR/tests/mpi/t_stats_io.c"
 }
-mpirun() {
-    local n=$1; shift
-    env -u ROMIO_HINTS -u ROMIO_XT_STATS -u ROMIO_XT_STATS_FILE timeout 600 "$mpiexec" -n "$n" "$@"
-}
-
-for t in t_ads t_ads_race; do
-    "$XT_PREFIX/bin/mpicc" -O1 -g -Wall -o "$out/$t" "$src/$t.c" || { echo "FAIL ds_adaptive/build"; exit 1; }
-done
-"$XT_PREFIX/bin/mpicc" -O1 -g -o "$out/t_stats_io" "$XT_SRCDIR/tests/mpi/t_stats_io.c" || exit 1
-
+xt_build build
 # every method equals stock ROMIO byte for byte, reads and writes
 run grid-np1 mpirun 1 ./t_ads "$out"
 run grid-np2 mpirun 2 ./t_ads "$out" quick
@@ -84,4 +67,13 @@ bad_method_case() {
 }
 run bad-method-hint bad_method_case
 
-exit $((fails > 0))
+# with the prefetch layer below (buffer method): still byte-identical to stock
+combined_case() {
+    printf 'romio_prefetch enable\nromio_prefetch_method buffer\nromio_prefetch_block_size 65536\n' > "$out/pf.hints"
+    ROMIO_HINTS=$out/pf.hints timeout 600 "$mpiexec" -n 2 ./t_ads "$out" quick
+}
+run with-prefetch-np2 combined_case
+# and within one open: the prefetch cache hears of ds_adaptive's own writes
+run prefetch-sees-direct-writes mpirun 1 ./t_ads_pf "$out/adspf.dat"
+
+xt_finish

@@ -1,41 +1,16 @@
 #!/bin/bash
 # romio-xt MPI integration tests.  Env: XT_PREFIX (installed romio-xt),
 # XT_SRCDIR, XT_BUILDDIR.  Prints one "PASS name" / "FAIL name" line per test.
-set -u
-src=$XT_SRCDIR/tests/mpi
-out=$XT_BUILDDIR/tests/out/mpi
-mpicc=$XT_PREFIX/bin/mpicc
-mpiexec=$XT_PREFIX/bin/mpiexec
+. "$XT_SRCDIR/tests/lib.sh"
+xt_test_init mpi
 hintdoc=$XT_BUILDDIR/tools/xt_hintdoc
-rm -rf "$out" && mkdir -p "$out"
-fails=0
-
-# run NAME CMD...: CMD's output goes to $out/NAME.log
-run() {
-    local name=$1; shift
-    if (cd "$out" && "$@") > "$out/$name.log" 2>&1; then
-        echo "PASS mpi/$name"
-    else
-        echo "FAIL mpi/$name"
-        tail -n 15 "$out/$name.log" | sed 's/^/    /'
-        fails=$((fails + 1))
-    fi
-}
-
-mpirun() {  # mpirun N PROGRAM ARGS...: a clean environment for romio-xt
-    local n=$1; shift
-    env -u ROMIO_HINTS -u ROMIO_XT_STATS -u ROMIO_XT_STATS_FILE \
-        timeout 300 "$mpiexec" -n "$n" "$@"
-}
 
 build() {
     for t in t_stack t_hints t_stats_io; do
         "$mpicc" -O1 -g -Wall -o "$out/$t" "$src/$t.c" || return 1
     done
 }
-if ! build > "$out/build.log" 2>&1; then
-    echo "FAIL mpi/build"; sed 's/^/    /' "$out/build.log"; exit 1
-fi
+xt_build build
 
 # --- the stack: stock unless a hint asks -----------------------------------
 stack_case() {
@@ -134,4 +109,4 @@ valgrind_case() {
 }
 run "valgrind-np2" valgrind_case 2
 
-exit $((fails > 0))
+xt_finish

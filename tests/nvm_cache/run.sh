@@ -2,27 +2,14 @@
 # romio-xt NVM write-behind (e10_cache) tests.  Env: XT_PREFIX, XT_SRCDIR,
 # XT_BUILDDIR.  Prints one "PASS nvm_cache/name" / "FAIL nvm_cache/name" line
 # per test.  Cache files go to a fresh directory under /dev/shm.
-set -u
-src=$XT_SRCDIR/tests/nvm_cache
-out=$XT_BUILDDIR/tests/out/nvm_cache
-mpicc=$XT_PREFIX/bin/mpicc
-mpiexec=$XT_PREFIX/bin/mpiexec
+. "$XT_SRCDIR/tests/lib.sh"
+xt_test_init nvm_cache
 recover=$XT_PREFIX/bin/romio-xt-recover
 cache=/dev/shm/romio-xt-nvc-test.$$
-rm -rf "$out" "$cache" && mkdir -p "$out" "$cache"
+rm -rf "$cache" && mkdir -p "$cache"
 trap 'rm -rf "$cache"' EXIT
-fails=0
-
-run() {  # run NAME CMD...: CMD's output goes to $out/NAME.log
-    local name=$1; shift
-    rm -rf "${cache:?}"/* 
-    if (cd "$out" && "$@") > "$out/$name.log" 2>&1; then
-        echo "PASS nvm_cache/$name"
-    else
-        echo "FAIL nvm_cache/$name"
-        tail -n 15 "$out/$name.log" | sed 's/^/    /'
-        fails=$((fails + 1))
-    fi
+before_each() {     # every test starts with an empty cache directory
+    rm -rf "${cache:?}"/*
 }
 
 # xrun HINTS N PROGRAM ARGS...: HINTS is "key=value,..." written to a ROMIO_HINTS file
@@ -43,9 +30,7 @@ build() {
     "$mpicc" -O1 -g -Wall -o "$out/t_nvc_io" "$src/t_nvc_io.c" || return 1
     h5pcc.mpich -shlib -O1 -o "$out/flashio" "$XT_SRCDIR/benchmarks/nvm_cache/flashio.c"
 }
-if ! build > "$out/build.log" 2>&1; then
-    echo "FAIL nvm_cache/build"; sed 's/^/    /' "$out/build.log"; exit 1
-fi
+xt_build build
 
 BASE="cb_nodes=2,cb_buffer_size=65536,ind_wr_buffer_size=16384"
 ON="$BASE,e10_cache_path=$cache"
@@ -222,4 +207,4 @@ valgrind_case() {
 }
 run "valgrind-np2" valgrind_case
 
-exit $((fails > 0))
+xt_finish

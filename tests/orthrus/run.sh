@@ -1,37 +1,26 @@
 #!/bin/bash
 # romio-xt Orthrus tests.  Env: XT_PREFIX XT_SRCDIR XT_BUILDDIR.
-set -u
-src=$XT_SRCDIR/tests/orthrus
-out=$XT_BUILDDIR/tests/out/orthrus
-mpiexec=$XT_PREFIX/bin/mpiexec
-rm -rf "$out" && mkdir -p "$out"
-fails=0
+# Prints one "PASS orthrus/name" / "FAIL orthrus/name" line per test.
+. "$XT_SRCDIR/tests/lib.sh"
+xt_test_init orthrus
 
-run() {
-    local name=$1; shift
-    if (cd "$out" && "$@") > "$out/$name.log" 2>&1; then
-        echo "PASS orthrus/$name"
-    else
-        echo "FAIL orthrus/$name"
-        tail -n 15 "$out/$name.log" | sed 's/^/    /'
-        fails=$((fails + 1))
-    fi
+build() {
+    "$mpicc" -O1 -g -Wall -o "$out/t_orth" "$src/t_orth.c" &&
+    "$mpicc" -O1 -g -o "$out/t_stats_io" "$XT_SRCDIR/tests/mpi/t_stats_io.c"
 }
-mpirun() {  # mpirun NODES NPROCS PROG...
-    local nodes=$1 n=$2; shift 2
-    env -u ROMIO_HINTS -u ROMIO_XT_STATS -u ROMIO_XT_STATS_FILE MPIR_CVAR_NUM_CLIQUES=$nodes \
-        timeout 600 "$mpiexec" -n "$n" "$@"
+xt_build build
+
+# nrun NODES NPROCS PROG...: mpirun on NODES emulated nodes
+nrun() {
+    local nodes=$1; shift
+    MPIR_CVAR_NUM_CLIQUES=$nodes mpirun "$@"
 }
-
-"$XT_PREFIX/bin/mpicc" -O1 -g -Wall -o "$out/t_orth" "$src/t_orth.c" || { echo "FAIL orthrus/build"; exit 1; }
-"$XT_PREFIX/bin/mpicc" -O1 -g -o "$out/t_stats_io" "$XT_SRCDIR/tests/mpi/t_stats_io.c" || exit 1
-
 # every candidate forced, and the selection, equal stock byte for byte
 for cfg in "1 1" "1 2" "2 2" "2 4"; do
     set -- $cfg
     mkdir -p "$out/n$1p$2"
     calls=8; [ "$2" -eq 4 ] && calls=4
-    run "views-nodes$1-np$2" mpirun "$1" "$2" ./t_orth "$out/n$1p$2" "$calls"
+    run "views-nodes$1-np$2" nrun "$1" "$2" ./t_orth "$out/n$1p$2" "$calls"
 done
 
 # stats: the signature table, the winner, runs add up; independent I/O untouched
@@ -76,10 +65,10 @@ run bad-candidate-hint bad_candidate_case
 valgrind_case() {
     command -v valgrind > /dev/null || { echo "valgrind is missing"; return 1; }
     rm -rf "$out"/vg.*.log "$out/vg" && mkdir -p "$out/vg"
-    mpirun 2 2 valgrind -q --leak-check=full --show-leak-kinds=definite,indirect \
+    nrun 2 2 valgrind -q --leak-check=full --show-leak-kinds=definite,indirect \
         --log-file="$out/vg.%p.log" ./t_orth "$out/vg" 3 || return 1
     python3 "$XT_SRCDIR/tests/mpi/check_valgrind.py" "$out"/vg.*.log
 }
 run "valgrind-np2" valgrind_case
 
-exit $((fails > 0))
+xt_finish

@@ -1,38 +1,14 @@
 #!/bin/bash
 # romio-xt prefetch tests.  Env: XT_PREFIX, XT_SRCDIR, XT_BUILDDIR.
 # Prints one "PASS prefetch/name" / "FAIL prefetch/name" line per test.
-set -u
-src=$XT_SRCDIR/tests/prefetch
-out=$XT_BUILDDIR/tests/out/prefetch
-mpicc=$XT_PREFIX/bin/mpicc
-mpiexec=$XT_PREFIX/bin/mpiexec
-rm -rf "$out" && mkdir -p "$out"
-fails=0
-
-run() {  # run NAME CMD...: CMD's output goes to $out/NAME.log
-    local name=$1; shift
-    if (cd "$out" && "$@") > "$out/$name.log" 2>&1; then
-        echo "PASS prefetch/$name"
-    else
-        echo "FAIL prefetch/$name"
-        tail -n 15 "$out/$name.log" | sed 's/^/    /'
-        fails=$((fails + 1))
-    fi
-}
-
-mpirun() {  # mpirun N PROGRAM ARGS...: a clean environment
-    local n=$1; shift
-    env -u ROMIO_HINTS -u ROMIO_XT_STATS -u ROMIO_XT_STATS_FILE \
-        timeout 300 "$mpiexec" -n "$n" "$@"
-}
+. "$XT_SRCDIR/tests/lib.sh"
+xt_test_init prefetch
 
 build() {
     "$mpicc" -O1 -g -Wall -o "$out/t_prefetch" "$src/t_prefetch.c" &&
     "$mpicc" -O1 -g -Wall -o "$out/t_stack" "$XT_SRCDIR/tests/mpi/t_stack.c"
 }
-if ! build > "$out/build.log" 2>&1; then
-    echo "FAIL prefetch/build"; sed 's/^/    /' "$out/build.log"; exit 1
-fi
+xt_build build
 
 ON="romio_prefetch=enable"
 SMALL="romio_prefetch_block_size=256k romio_prefetch_cache_blocks=4 romio_prefetch_read_ahead=2"
@@ -150,4 +126,4 @@ valgrind_case() {  # valgrind_case METHOD
 }
 for m in buffer fadvise; do run "valgrind-$m-np2" valgrind_case $m; done
 
-exit $((fails > 0))
+xt_finish

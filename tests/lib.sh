@@ -1,0 +1,49 @@
+# Shared helpers for romio-xt's MPI test scripts (sourced by tests/*/run.sh).
+# Env: XT_SRCDIR XT_BUILDDIR XT_PREFIX.
+
+# xt_test_init MODULE: $src, $out (emptied), $mpicc, $mpiexec, $fails
+xt_test_init() {
+    set -u
+    module=$1
+    src=$XT_SRCDIR/tests/$module
+    out=$XT_BUILDDIR/tests/out/$module
+    mpicc=$XT_PREFIX/bin/mpicc
+    mpiexec=$XT_PREFIX/bin/mpiexec
+    rm -rf "$out" && mkdir -p "$out"
+    fails=0
+}
+
+# run NAME CMD...: one test, run in $out with its output in $out/NAME.log;
+# prints "PASS module/NAME" or "FAIL module/NAME" and the log's tail.  A
+# script may define before_each to reset state between tests.
+run() {
+    local name=$1; shift
+    if declare -F before_each > /dev/null; then before_each; fi
+    if (cd "$out" && "$@") > "$out/$name.log" 2>&1; then
+        echo "PASS $module/$name"
+    else
+        echo "FAIL $module/$name"
+        tail -n 15 "$out/$name.log" | sed 's/^/    /'
+        fails=$((fails + 1))
+    fi
+}
+
+# mpirun N PROGRAM ARGS...: mpiexec without the caller's romio-xt variables
+mpirun() {
+    local n=$1; shift
+    env -u ROMIO_HINTS -u ROMIO_XT_STATS -u ROMIO_XT_STATS_FILE \
+        timeout "${XT_TEST_TIMEOUT:-600}" "$mpiexec" -n "$n" "$@"
+}
+
+# xt_build CMD...: the build step; on failure "FAIL module/build" and exit
+xt_build() {
+    if ! "$@" > "$out/build.log" 2>&1; then
+        echo "FAIL $module/build"
+        sed 's/^/    /' "$out/build.log"
+        exit 1
+    fi
+}
+
+xt_finish() {
+    exit $((fails > 0))
+}
