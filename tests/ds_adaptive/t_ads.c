@@ -131,47 +131,56 @@ static unsigned char *slurp(const char *path, MPI_Offset *size)
     return b;
 }
 
+/* the file and memory types of a case */
+struct types {
+    MPI_Datatype ft, mt;
+    MPI_Offset disp;
+    int nbytes, count;
+    size_t alloc;
+};
+
+static void types_make(const struct grid_case *g, struct types *t)
+{
+    make_view(g, &t->ft, &t->disp, &t->nbytes);
+    make_mem(g, t->nbytes, &t->mt, &t->count, &t->alloc);
+}
+
+static void types_free(struct types *t)
+{
+    MPI_Type_free(&t->ft);
+    if (t->mt != MPI_BYTE)
+        MPI_Type_free(&t->mt);
+}
+
 /* one open/set_view/access/close with the given method (NULL: stock) */
 static void access_once(const char *path, const struct grid_case *g, const char *method,
                         unsigned char *buf, int is_write, int explicit_offset)
 {
     MPI_File fh;
-    MPI_Datatype ft, mt;
-    MPI_Offset disp;
-    int nbytes, count;
-    size_t alloc;
-    make_view(g, &ft, &disp, &nbytes);
-    make_mem(g, nbytes, &mt, &count, &alloc);
+    struct types t;
+    types_make(g, &t);
     MPI_Info info = hints(method, g->bufsize);
     T_MPI(MPI_File_open(MPI_COMM_WORLD, path, MPI_MODE_CREATE | MPI_MODE_RDWR, info, &fh));
-    T_MPI(MPI_File_set_view(fh, disp, MPI_BYTE, ft, "native", MPI_INFO_NULL));
+    T_MPI(MPI_File_set_view(fh, t.disp, MPI_BYTE, t.ft, "native", MPI_INFO_NULL));
     if (is_write && explicit_offset)
-        T_MPI(MPI_File_write_at(fh, 0, buf, count, mt, MPI_STATUS_IGNORE));
+        T_MPI(MPI_File_write_at(fh, 0, buf, t.count, t.mt, MPI_STATUS_IGNORE));
     else if (is_write)
-        T_MPI(MPI_File_write(fh, buf, count, mt, MPI_STATUS_IGNORE));
+        T_MPI(MPI_File_write(fh, buf, t.count, t.mt, MPI_STATUS_IGNORE));
     else if (explicit_offset)
-        T_MPI(MPI_File_read_at(fh, 0, buf, count, mt, MPI_STATUS_IGNORE));
+        T_MPI(MPI_File_read_at(fh, 0, buf, t.count, t.mt, MPI_STATUS_IGNORE));
     else
-        T_MPI(MPI_File_read(fh, buf, count, mt, MPI_STATUS_IGNORE));
+        T_MPI(MPI_File_read(fh, buf, t.count, t.mt, MPI_STATUS_IGNORE));
     T_MPI(MPI_File_close(&fh));
     MPI_Info_free(&info);
-    MPI_Type_free(&ft);
-    if (mt != MPI_BYTE)
-        MPI_Type_free(&mt);
+    types_free(&t);
 }
 
 static size_t buf_len(const struct grid_case *g)
 {
-    MPI_Datatype ft, mt;
-    MPI_Offset disp;
-    int nbytes, count;
-    size_t alloc;
-    make_view(g, &ft, &disp, &nbytes);
-    make_mem(g, nbytes, &mt, &count, &alloc);
-    MPI_Type_free(&ft);
-    if (mt != MPI_BYTE)
-        MPI_Type_free(&mt);
-    return alloc;
+    struct types t;
+    types_make(g, &t);
+    types_free(&t);
+    return t.alloc;
 }
 
 static void describe(char *s, size_t n, const struct grid_case *g)
