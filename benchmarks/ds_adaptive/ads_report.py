@@ -66,6 +66,14 @@ def ratios(t):
     return out
 
 
+def label_axes(ax, datas, holes, title):
+    ax.set_xticks(range(len(holes)), [human(h) for h in holes], rotation=45)
+    ax.set_yticks(range(len(datas)), [human(d) for d in datas])
+    ax.set_xlabel("hole (bytes)")
+    ax.set_ylabel("data per piece (bytes)")
+    ax.set_title(title)
+
+
 def heatmap(t, rat, path):
     import matplotlib
     matplotlib.use("Agg")
@@ -79,11 +87,7 @@ def heatmap(t, rat, path):
         for i, d in enumerate(datas):
             for j, h in enumerate(holes):
                 ax.text(j, i, f"{grid[i][j]:.2f}", ha="center", va="center", fontsize=7)
-        ax.set_xticks(range(len(holes)), [human(h) for h in holes], rotation=45)
-        ax.set_yticks(range(len(datas)), [human(d) for d in datas])
-        ax.set_xlabel("hole (bytes)")
-        ax.set_ylabel("data per piece (bytes)")
-        ax.set_title(f"{mode}: best stock time / adaptive time")
+        label_axes(ax, datas, holes, f"{mode}: best stock time / adaptive time")
     fig.colorbar(im, ax=axs, shrink=0.7, label=">1: adaptive faster")
     fig.savefig(path, dpi=110, bbox_inches="tight")
 
@@ -101,11 +105,7 @@ def request_map(t, cnt, path):
             for j, h in enumerate(holes):
                 n = cnt.get(("naive", mode, d, h), (0, 0))[0]
                 ax.text(j, i, f"{grid[i][j]:.0f}\n/{n:.0f}", ha="center", va="center", fontsize=6)
-        ax.set_xticks(range(len(holes)), [human(h) for h in holes], rotation=45)
-        ax.set_yticks(range(len(datas)), [human(d) for d in datas])
-        ax.set_xlabel("hole (bytes)")
-        ax.set_ylabel("data per piece (bytes)")
-        ax.set_title(f"{mode}: requests, adaptive / naive")
+        label_axes(ax, datas, holes, f"{mode}: requests, adaptive / naive")
     fig.savefig(path, dpi=110, bbox_inches="tight")
 
 

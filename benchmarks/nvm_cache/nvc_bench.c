@@ -6,6 +6,7 @@
  *        [--n N (collperf: N^3 ints)] [--segments S --block BYTES (ior)]
  * Rank 0 checks every file's bytes after close; exits 1 on a mismatch. */
 #include "nvc_timing.h"
+#include "../../tests/mpi/darray.h"
 
 #include <stdint.h>
 #include <stdlib.h>
@@ -29,33 +30,17 @@ static void fill(unsigned char *b, long long off, long long len, int file)
 /* the darray piece of this rank, in memory order; returns its element count */
 static long long collperf_buf(int n, int file, MPI_Datatype *darray, unsigned char **out)
 {
-    int gs[3] = { n, n, n }, ds[3], da[3], ps[3] = { 0, 0, 0 }, ls[3], c[3];
-    MPI_Dims_create(nprocs, 3, ps);
-    {   /* split the fastest dimension first: ranks interleave in the file */
-        int t = ps[0];
-        ps[0] = ps[2];
-        ps[2] = t;
-    }
-    for (int d = 0; d < 3; d++) {
-        ds[d] = MPI_DISTRIBUTE_BLOCK;
-        da[d] = MPI_DISTRIBUTE_DFLT_DARG;
-        ls[d] = n / ps[d];
-    }
-    MPI_Type_create_darray(nprocs, rank, 3, gs, ds, da, ps, MPI_ORDER_C, MPI_INT, darray);
-    MPI_Type_commit(darray);
-    c[0] = rank / (ps[1] * ps[2]);
-    c[1] = rank / ps[2] % ps[1];
-    c[2] = rank % ps[2];
-    long long cnt = (long long) ls[0] * ls[1] * ls[2];
-    unsigned char *b = malloc(4 * cnt), *p = b;
-    for (int i = 0; i < ls[0]; i++)
-        for (int j = 0; j < ls[1]; j++) {
-            long long g = ((long long) (c[0] * ls[0] + i) * n + c[1] * ls[1] + j) * n + c[2] * ls[2];
-            fill(p, 4 * g, 4LL * ls[2], file);
-            p += 4LL * ls[2];
+    struct xt_darray d;
+    xt_darray_make(n, nprocs, rank, &d);
+    *darray = d.type;
+    unsigned char *b = malloc(4 * d.count), *p = b;
+    for (int i = 0; i < d.ls[0]; i++)
+        for (int j = 0; j < d.ls[1]; j++) {
+            fill(p, 4 * xt_darray_row(&d, n, i, j), 4LL * d.ls[2], file);
+            p += 4LL * d.ls[2];
         }
     *out = b;
-    return cnt;
+    return d.count;
 }
 
 static int verify(const char *path, long long size, int file)

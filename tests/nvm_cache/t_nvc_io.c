@@ -21,6 +21,7 @@
  * Every byte of the final file is t_pattern(offset, 5); rank 0 checks it after
  * sync and after close. */
 #include "../mpi/common.h"
+#include "../mpi/darray.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -51,35 +52,15 @@ static void fill(unsigned char *b, long long off, long long len, int seed)
 /* writes the darray (check: reads it back with read_all and compares) */
 static void write_collperf(MPI_File fh, int check)
 {
-    int gsizes[3] = { N, N, N }, distribs[3], dargs[3], psizes[3] = { 0, 0, 0 }, lsizes[3];
-    int coords[3];
-    MPI_Datatype darray;
-    MPI_Dims_create(nprocs, 3, psizes);
-    {   /* split the fastest dimension first: ranks interleave in the file */
-        int t = psizes[0];
-        psizes[0] = psizes[2];
-        psizes[2] = t;
-    }
-    for (int d = 0; d < 3; d++) {
-        distribs[d] = MPI_DISTRIBUTE_BLOCK;
-        dargs[d] = MPI_DISTRIBUTE_DFLT_DARG;
-        lsizes[d] = N / psizes[d];
-    }
-    MPI_Type_create_darray(nprocs, rank, 3, gsizes, distribs, dargs, psizes, MPI_ORDER_C,
-                           MPI_INT, &darray);
-    MPI_Type_commit(&darray);
-    coords[0] = rank / (psizes[1] * psizes[2]);
-    coords[1] = rank / psizes[2] % psizes[1];
-    coords[2] = rank % psizes[2];
-    long long n = (long long) lsizes[0] * lsizes[1] * lsizes[2];
+    struct xt_darray d;
+    xt_darray_make(N, nprocs, rank, &d);
+    MPI_Datatype darray = d.type;
+    long long n = d.count;
     unsigned char *buf = malloc(4 * n), *p = buf;
-    for (int i = 0; i < lsizes[0]; i++)
-        for (int j = 0; j < lsizes[1]; j++)
-            for (int k = 0; k < lsizes[2]; k++, p += 4) {
-                long long g = ((long long) (coords[0] * lsizes[0] + i) * N +
-                               coords[1] * lsizes[1] + j) * N + coords[2] * lsizes[2] + k;
-                fill(p, 4 * g, 4, 5);
-            }
+    for (int i = 0; i < d.ls[0]; i++)
+        for (int j = 0; j < d.ls[1]; j++)
+            for (int k = 0; k < d.ls[2]; k++, p += 4)
+                fill(p, 4 * (xt_darray_row(&d, N, i, j) + k), 4, 5);
     T_MPI(MPI_File_set_view(fh, 0, MPI_INT, darray, "native", MPI_INFO_NULL));
     if (check) {
         unsigned char *in = malloc(4 * n);
