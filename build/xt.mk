@@ -4,7 +4,7 @@ include Makefile
 
 XT_OBJS = $(patsubst %.c,xt/%.lo,$(XT_SRCS))
 AM_CPPFLAGS += -I$(srcdir)/xt/core
-AM_CFLAGS += -Wall -Wno-unused-parameter -Wno-missing-field-initializers
+AM_CFLAGS += -Wall -Wno-unused-parameter -Wno-missing-field-initializers $(XT_CFLAGS)
 
 xt/%.lo: $(srcdir)/xt/%.c
 	@mkdir -p $(@D)/$(DEPDIR)

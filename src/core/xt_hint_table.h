@@ -120,6 +120,16 @@
       XT_AGREE | XT_OPEN_ONLY, NULL, \
       "Relative drop of the winner's throughput (over a window of trials calls) below its " \
       "examination average that starts a re-examination, when it also fell below the " \
-      "runner-up's examination throughput.")
+      "runner-up's examination throughput.") \
+    X(XT_H_ORTH_TABLE, "romio_orthrus_table", XT_STRING, "", 0, 0, NULL, \
+      XT_AGREE | XT_OPEN_ONLY, "ROMIO_XT_ORTHRUS_TABLE", \
+      "A file that keeps the access-pattern -> winner table across runs: read at open " \
+      "(known patterns start with their saved winner, no examination), rewritten by rank 0 " \
+      "at close. Unreadable: no saved winners; unwritable: one warning at close.") \
+    X(XT_H_ORTH_LOG, "romio_orthrus_log", XT_STRING, "", 0, 0, NULL, XT_OPEN_ONLY, \
+      "ROMIO_XT_ORTHRUS_LOG", \
+      "A CSV file rank 0 appends one line per collective call to: call, time, op, " \
+      "signature, candidate, phase (examining|chosen), bytes, seconds (slowest rank), " \
+      "event (chose:<winner> | reexamine).")
 
 #endif

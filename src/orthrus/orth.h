@@ -35,8 +35,24 @@ extern const struct orth_cand orth_cands[];
 extern const int orth_ncands;
 int orth_cand_find(const char *name);
 
+/* a call whose slowest-rank time is reduced with the next call's signature */
+struct orth_pending {
+    int active;
+    struct orth_entry *e;
+    int pick;                   /* rotation index run */
+    double bytes, t_local, t_end;
+    int64_t no;                 /* call number since open */
+};
+
 struct orth_state {
     struct orth_sel sel;
+    struct orth_pending pend;
+    MPI_Op op;                  /* orth_red_combine over one record */
+    MPI_Datatype rec;           /* ORTH_R_N int64 */
+    int opened;
+    int64_t ncalls, disagreements;
+    double t_open;
+    FILE *log;                  /* rank 0: romio_orthrus_log, or NULL */
     int rotation[ORTH_MAX_CAND];        /* indices into orth_cands */
     int forced;                 /* index into orth_cands, or -1 */
     MPI_Comm node;              /* the processes sharing this node */
@@ -46,6 +62,16 @@ struct orth_state {
 };
 
 extern const struct xt_layer orth_layer;
+
+/* orth_file.c: open/close work, the saved table, the per-call log */
+int orth_open(ADIO_File fd, void *state);
+void orth_close(ADIO_File fd, void *state, int *err);
+void orth_report(ADIO_File fd, void *state, struct xt_json *j);
+void orth_log_call(struct orth_state *st, const struct orth_pending *p, double secs, int was,
+                   int event);
+/* settles the pending call from a reduced record r (collective: every rank) */
+void orth_settle(ADIO_File fd, struct orth_state *st, const int64_t *r);
+void orth_fill_record(const struct orth_state *st, int64_t *loc);
 
 /* pieces and bytes received by an aggregator, per source */
 struct orth_gather {

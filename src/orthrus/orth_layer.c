@@ -16,11 +16,13 @@ static int stock_only(ADIO_File fd, int is_write)
     return cb == ADIOI_HINT_DISABLE || fd->hints->deferred_open || fd->atomicity;
 }
 
-/* this rank's pieces, and the signature from allreduced sums */
+/* this rank's pieces, and the signature from the call's one reduction (which
+ * also settles the previous call: its slowest time, the ranks' agreement) */
 static void describe(struct orth_call *c, struct orth_sig *sig)
 {
+    struct orth_state *st = xt_slot_of(c->fd, &orth_layer)->state;
     ADIO_Offset start, end;
-    int64_t loc[4] = { 0 }, sum[4];
+    int64_t loc[ORTH_R_N] = { 0 }, sum[ORTH_R_N];
     c->orig_fp = c->fd->fp_ind;
     ADIOI_Calc_my_off_len(c->fd, c->count, c->dt, c->fpt, c->off, &c->offs, &c->lens,
                           &start, &end, &c->n);
@@ -31,19 +33,22 @@ static void describe(struct orth_call *c, struct orth_sig *sig)
         if (c->lens[i] <= 0)
             continue;
         if (prev_end >= 0)
-            loc[3] += c->offs[i] - prev_end;    /* gap to the previous piece */
+            loc[ORTH_R_GAPS] += c->offs[i] - prev_end;  /* gap to the previous piece */
         prev_end = c->offs[i] + c->lens[i];
-        loc[1]++;
-        loc[2] += c->lens[i];
+        loc[ORTH_R_NREQS]++;
+        loc[ORTH_R_BYTES] += c->lens[i];
     }
-    c->bytes = loc[2];
-    loc[0] = loc[2] > 0;
-    MPI_Allreduce(loc, sum, 4, MPI_INT64_T, MPI_SUM, c->fd->comm);
+    c->bytes = loc[ORTH_R_BYTES];
+    loc[ORTH_R_NPROCS] = loc[ORTH_R_BYTES] > 0;
+    orth_fill_record(st, loc);
+    MPI_Allreduce(loc, sum, 1, st->rec, st->op, c->fd->comm);
+    orth_settle(c->fd, st, sum);
     sig->is_write = c->is_write;
-    sig->nprocs = sum[0];
-    sig->nreqs = sum[1];
-    sig->bytes = sum[2];
-    sig->rel_offset = sum[1] > sum[0] ? sum[3] / (sum[1] - sum[0]) : 0;
+    sig->nprocs = sum[ORTH_R_NPROCS];
+    sig->nreqs = sum[ORTH_R_NREQS];
+    sig->bytes = sum[ORTH_R_BYTES];
+    sig->rel_offset = sig->nreqs > sig->nprocs ?
+        sum[ORTH_R_GAPS] / (sig->nreqs - sig->nprocs) : 0;
 }
 
 /* the candidate (orth_cands index) for this call, and its selection entry */
@@ -64,6 +69,7 @@ static void run_call(ADIO_File fd, struct orth_call *c, int *err)
     struct orth_sig sig;
     struct orth_entry *e;
     describe(c, &sig);
+    st->ncalls++;
     int cand = choose(st, &sig, &e);
     if (cand < 0) {
         st->bypassed++;
@@ -73,11 +79,13 @@ static void run_call(ADIO_File fd, struct orth_call *c, int *err)
     st->runs[cand]++;
     double t0 = xt_now();
     orth_cands[cand].run(c, err);
-    double t = xt_now() - t0, tmax;
     if (!e)
         return;
-    MPI_Allreduce(&t, &tmax, 1, MPI_DOUBLE, MPI_MAX, fd->comm);
-    orth_sel_record(&st->sel, e, orth_sel_pick(e), (double) sig.bytes, tmax);
+    /* timed now, recorded when the next call (or the close) reduces it */
+    st->pend = (struct orth_pending) {.active = 1,.e = e,.pick = orth_sel_pick(e),
+        .bytes = (double) sig.bytes,.t_end = xt_now(),.no = st->ncalls
+    };
+    st->pend.t_local = st->pend.t_end - t0;
 }
 
 static void coll(ADIO_File fd, void *buf, int count, MPI_Datatype dt, int fpt,
@@ -115,106 +123,6 @@ static const ADIOI_Fns orth_ops = {
 static int orth_wanted(const struct xt_file *xf)
 {
     return xf->hints[XT_H_ORTH].i == 1 || xf->hints[XT_H_ORTH_FORCE].i != 0;
-}
-
-/* the rotation from romio_orthrus_candidates; unknown names are warned about */
-static void parse_candidates(ADIO_File fd, struct orth_state *st)
-{
-    char list[256], bad[700] = "";
-    const char *given = xt_hint(fd, XT_H_ORTH_CANDIDATES)->s;
-    snprintf(list, sizeof(list), "%s", given);
-    int n = 0;
-    for (char *save, *w = strtok_r(list, ", ", &save); w; w = strtok_r(NULL, ", ", &save)) {
-        int c = orth_cand_find(w);
-        int dup = 0;
-        for (int i = 0; i < n; i++)
-            dup |= st->rotation[i] == c;
-        if (c < 0 && !bad[0])
-            snprintf(bad, sizeof(bad), "hint romio_orthrus_candidates: unknown candidate '%s' "
-                     "in '%s'; skipped", w, given);
-        else if (c >= 0 && !dup && n < ORTH_MAX_CAND)
-            st->rotation[n++] = c;
-    }
-    if (n == 0) {
-        for (n = 0; n < orth_ncands && n < ORTH_MAX_CAND; n++)
-            st->rotation[n] = n;
-        if (!bad[0])
-            snprintf(bad, sizeof(bad), "hint romio_orthrus_candidates: no candidate in '%s'; "
-                     "using all", given);
-    }
-    xt_warn_once(fd, bad);
-    orth_sel_init(&st->sel, n, (int) xt_hint(fd, XT_H_ORTH_TRIALS)->i,
-                  xt_hint(fd, XT_H_ORTH_THRESHOLD)->d);
-}
-
-static int orth_open(ADIO_File fd, void *state)
-{
-    struct orth_state *st = state;
-    int rank;
-    const char *force = xt_hint(fd, XT_H_ORTH_FORCE)->s;
-    st->forced = strcmp(force, "none") == 0 ? -1 : orth_cand_find(force);
-    parse_candidates(fd, st);
-    MPI_Comm_rank(fd->comm, &rank);
-    MPI_Comm_split_type(fd->comm, MPI_COMM_TYPE_SHARED, rank, MPI_INFO_NULL, &st->node);
-    int node_rank, leader;
-    MPI_Comm_rank(st->node, &node_rank);
-    leader = node_rank == 0;
-    MPI_Allreduce(&leader, &st->nnodes, 1, MPI_INT, MPI_SUM, fd->comm);
-    return 0;
-}
-
-static void orth_close(ADIO_File fd, void *state, int *err)
-{
-    struct orth_state *st = state;
-    (void) fd;
-    (void) err;
-    if (st->node != MPI_COMM_NULL)
-        MPI_Comm_free(&st->node);
-}
-
-static void report_entry(const struct orth_state *st, const struct orth_entry *e,
-                         struct xt_json *j)
-{
-    xt_json_open(j, NULL, '{');
-    xt_json_str(j, "op", e->sig.is_write ? "write" : "read");
-    xt_json_int(j, "nprocs", e->sig.nprocs);
-    xt_json_int(j, "requests", e->sig.nreqs);
-    xt_json_int(j, "bytes", e->sig.bytes);
-    xt_json_int(j, "rel_offset", e->sig.rel_offset);
-    xt_json_int(j, "calls", e->calls);
-    xt_json_int(j, "examinations", e->exams);
-    xt_json_int(j, "reexaminations", e->reexams);
-    xt_json_num(j, "examination_seconds", e->exam_time);
-    xt_json_str(j, "winner", e->winner >= 0 ? orth_cands[st->rotation[e->winner]].name : "");
-    xt_json_str(j, "phase", e->phase == ORTH_CHOSEN ? "chosen" : "examining");
-    xt_json_num(j, "winner_throughput", e->winner_avg);
-    xt_json_open(j, "throughput", '{');
-    for (int c = 0; c < st->sel.ncand && e->exams; c++)
-        xt_json_num(j, orth_cands[st->rotation[c]].name, e->tput[c]);
-    xt_json_close(j);
-    xt_json_close(j);
-}
-
-/* rank 0's table equals every rank's: it is built from allreduced values */
-static void orth_report(ADIO_File fd, void *state, struct xt_json *j)
-{
-    struct orth_state *st = state;
-    (void) fd;
-    xt_json_str(j, "forced", st->forced >= 0 ? orth_cands[st->forced].name : "none");
-    xt_json_open(j, "candidates", '[');
-    for (int c = 0; c < st->sel.ncand; c++)
-        xt_json_str(j, NULL, orth_cands[st->rotation[c]].name);
-    xt_json_close(j);
-    xt_json_int(j, "stock_calls", st->bypassed);
-    xt_json_open(j, "runs", '{');
-    for (int c = 0; c < orth_ncands; c++)
-        xt_json_int(j, orth_cands[c].name, st->runs[c]);
-    xt_json_close(j);
-    xt_json_int(j, "signature_evictions", st->sel.evictions);
-    xt_json_open(j, "signatures", '[');
-    for (int i = 0; i < st->sel.nsig; i++)
-        report_entry(st, &st->sel.sigs[i], j);
-    xt_json_close(j);
 }
 
 const struct xt_layer orth_layer = {

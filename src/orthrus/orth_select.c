@@ -60,6 +60,23 @@ int orth_sel_pick(const struct orth_entry *e)
     return e->cur;
 }
 
+static void chosen(struct orth_entry *e, int w)
+{
+    e->phase = ORTH_CHOSEN;
+    e->cur = e->winner = w;
+    e->winner_avg = e->tput[w];
+    e->mon_bytes = e->mon_time = 0;
+    e->mon_n = 0;
+}
+
+void orth_sel_adopt(struct orth_sel *s, const struct orth_sig *sig, int w, const double *tput)
+{
+    struct orth_entry *e = orth_sel_entry(s, sig);
+    memcpy(e->tput, tput, s->ncand * sizeof(double));
+    chosen(e, w);
+    e->adopted = 1;
+}
+
 /* the examination is over: the highest throughput wins (lowest index on ties) */
 static void choose(struct orth_sel *s, struct orth_entry *e)
 {
@@ -70,11 +87,7 @@ static void choose(struct orth_sel *s, struct orth_entry *e)
         if (e->tput[c] > e->tput[best])
             best = c;
     }
-    e->phase = ORTH_CHOSEN;
-    e->cur = e->winner = best;
-    e->winner_avg = e->tput[best];
-    e->mon_bytes = e->mon_time = 0;
-    e->mon_n = 0;
+    chosen(e, best);
     e->exams++;
 }
 
@@ -130,4 +143,36 @@ int orth_sel_record(struct orth_sel *s, struct orth_entry *e, int c, double byte
     if (e->phase == ORTH_EXAMINING)
         return examine(s, e, c, bytes, time);
     return monitor(s, e, bytes, time);
+}
+
+int64_t orth_sel_digest(const struct orth_sel *s)
+{
+    uint64_t h = 1469598103934665603ULL;
+    for (int i = 0; i < s->nsig; i++) {
+        const struct orth_entry *e = &s->sigs[i];
+        int64_t v[] = { e->sig.bytes, e->sig.nreqs, e->phase, e->cur, e->trial, e->winner,
+            e->mon_n, e->calls, (int64_t) e->last_use
+        };
+        for (size_t k = 0; k < sizeof(v) / sizeof(v[0]); k++)
+            h = (h ^ (uint64_t) v[k]) * 1099511628211ULL;
+    }
+    return (int64_t) (h >> 1);
+}
+
+void orth_red_combine(const int64_t *in, int64_t *io)
+{
+    for (int k = ORTH_R_NPROCS; k <= ORTH_R_GAPS; k++)
+        io[k] += in[k];
+    for (int k = ORTH_R_CAND_MIN; k <= ORTH_R_DIGEST_MIN; k++)
+        io[k] = in[k] < io[k] ? in[k] : io[k];
+    for (int k = ORTH_R_CAND_MAX; k <= ORTH_R_DIGEST_MAX; k++)
+        io[k] = in[k] > io[k] ? in[k] : io[k];
+    io[ORTH_R_TIME_NS] = in[ORTH_R_TIME_NS] > io[ORTH_R_TIME_NS] ? in[ORTH_R_TIME_NS]
+        : io[ORTH_R_TIME_NS];
+}
+
+int orth_red_disagree(const int64_t *r)
+{
+    return r[ORTH_R_CAND_MIN] != r[ORTH_R_CAND_MAX] ||
+        r[ORTH_R_DIGEST_MIN] != r[ORTH_R_DIGEST_MAX];
 }

@@ -33,6 +33,7 @@ struct orth_entry {
     double mon_bytes, mon_time; /* monitoring window of the winner */
     int mon_n;
     int64_t calls, exams, reexams;
+    int adopted;                /* the winner came from a saved table */
     double exam_time;           /* seconds spent in examinations */
     uint64_t last_use;
 };
@@ -56,5 +57,32 @@ int orth_sel_pick(const struct orth_entry *e);
 /* after candidate c ran a call of e: bytes (all ranks) in time (slowest rank).
  * Returns 1 when this call ended an examination or started a re-examination. */
 int orth_sel_record(struct orth_sel *s, struct orth_entry *e, int c, double bytes, double time);
+/* a digest of everything that decides future calls (phases, candidates,
+ * counters, table order): equal on all ranks when they agree */
+/* an entry for sig chosen without an examination (from a saved table):
+ * winner w, examination throughputs tput[0..ncand-1] */
+void orth_sel_adopt(struct orth_sel *s, const struct orth_sig *sig, int w, const double *tput);
+int64_t orth_sel_digest(const struct orth_sel *s);
+
+/* The one reduction of a call: the signature's sums, and the previous call's
+ * slowest time and the ranks' agreement on the candidate and the digest. */
+enum { ORTH_R_NPROCS, ORTH_R_NREQS, ORTH_R_BYTES, ORTH_R_GAPS, /* summed */
+    ORTH_R_TIME_NS,             /* max */
+    ORTH_R_CAND_MIN, ORTH_R_DIGEST_MIN, /* min */
+    ORTH_R_CAND_MAX, ORTH_R_DIGEST_MAX, /* max */
+    ORTH_R_N
+};
+void orth_red_combine(const int64_t *in, int64_t *inout);
+/* 1 when the ranks disagreed on the candidate or the selection state */
+int orth_red_disagree(const int64_t *r);
+
+/* The signature -> winner table across runs: one line per chosen entry,
+ *   <is_write> <nprocs> <requests> <bytes> <rel_offset> <winner> <name>=<B/s>...
+ * names[c] is the name of rotation candidate c. */
+#include <stdio.h>
+int orth_table_write(FILE *f, const struct orth_sel *s, const char *const *names);
+/* adds the lines whose winner is in the rotation, as chosen entries without
+ * an examination; returns the number of entries added, -1 on a malformed line */
+int orth_table_read(FILE *f, struct orth_sel *s, const char *const *names);
 
 #endif

@@ -6,7 +6,8 @@ xt_test_init orthrus
 
 build() {
     "$mpicc" -O1 -g -Wall -o "$out/t_orth" "$src/t_orth.c" &&
-    "$mpicc" -O1 -g -o "$out/t_stats_io" "$XT_SRCDIR/tests/mpi/t_stats_io.c"
+    "$mpicc" -O1 -g -o "$out/t_stats_io" "$XT_SRCDIR/tests/mpi/t_stats_io.c" &&
+    "$mpicc" -O1 -g -Wall -o "$out/t_orth_seq" "$src/t_orth_seq.c"
 }
 xt_build build
 
@@ -50,6 +51,95 @@ print(len(sel), "files with a selection; e.g.", json.dumps(sel[0]["signatures"][
 PY
 }
 run stats-section stats_case
+
+# seq NAME LOOPS SKEW_US HINTS...: t_orth_seq (returning patterns) on 2 ranks on
+# 2 emulated nodes with romio_orthrus=enable and the given "key value" hints;
+# stats in $out/NAME.json
+seq() {
+    local name=$1 loops=$2 skew=$3; shift 3
+    { echo "romio_orthrus enable"; for h in "$@"; do echo "$h"; done; } > "$out/$name.hints"
+    rm -f "$out/$name.json"
+    ROMIO_HINTS=$out/$name.hints ROMIO_XT_STATS=1 ROMIO_XT_STATS_FILE=$out/$name.json \
+        MPIR_CVAR_NUM_CLIQUES=2 timeout 300 "$mpiexec" -n 2 ./t_orth_seq "$out/$name.dat" \
+        "$loops" "$skew"
+}
+# orth_json FILE PYTHON: runs PYTHON with `secs` = the files' orthrus sections
+orth_json() {
+    python3 -c "import json, sys
+secs = [json.loads(l)['features']['orthrus'] for l in open(sys.argv[1]) if l.strip()]
+sigs = [e for s in secs for e in s['signatures']]
+$2" "$1"
+}
+
+# ranks with different local timings (random sleeps) decide alike: no
+# disagreement seen, one examination per returning pattern, data right
+skew_case() {
+    seq skew 4 3000 &&
+    orth_json "$out/skew.json" "
+assert all(s['disagreements'] == 0 for s in secs), secs
+assert len(sigs) == 4 and all(e['examinations'] == 1 for e in sigs), sigs
+print([(e['op'], e['bytes'], e['winner']) for e in sigs])"
+}
+run skew-ranks-agree skew_case
+
+# the per-call log: one line per call, the examination's rotation, the winner
+log_case() {
+    rm -f "$out/calls.csv"
+    seq log 3 0 "romio_orthrus_log $out/calls.csv" || return 1
+    python3 - "$out/calls.csv" <<'PY'
+import csv, sys
+rows = list(csv.DictReader(open(sys.argv[1])))
+assert len(rows) == 2 * 3 * 2 * 4, len(rows)    # 2 files x 3 loops x 2 patterns x 4 calls
+for op in ("write", "read"):
+    for sig in set(r["signature"] for r in rows if r["op"] == op):
+        mine = [r for r in rows if r["op"] == op and r["signature"] == sig]
+        cands = [r["candidate"] for r in mine[:9]]
+        assert cands == ["two_phase"] * 3 + ["core_first"] * 3 + ["disk_first"] * 3, cands
+        assert mine[8]["event"].startswith("chose:"), mine[8]
+        won = mine[8]["event"][6:]
+        assert all(r["candidate"] == won and r["phase"] == "chosen" for r in mine[9:]), mine
+        assert all(float(r["seconds"]) > 0 for r in mine)
+print(rows[8])
+PY
+}
+run per-call-log log_case
+
+# the table saved across runs: the second run pays no examination
+table_case() {
+    rm -f "$out/tbl"
+    seq table1 3 0 "romio_orthrus_table $out/tbl" || return 1
+    [ "$(grep -vc '^#' "$out/tbl")" -eq 4 ] || { cat "$out/tbl"; return 1; }
+    rm -f "$out/table2.csv"
+    seq table2 2 0 "romio_orthrus_table $out/tbl" "romio_orthrus_log $out/table2.csv" || return 1
+    python3 - "$out/tbl" "$out/table2.csv" <<'PY'
+import csv, sys
+saved = {}
+for l in open(sys.argv[1]):
+    if not l.startswith("#"):
+        f = l.split()
+        saved[("write" if f[0] == "1" else "read", f[3])] = f[5]
+rows = list(csv.DictReader(open(sys.argv[2])))
+for key, winner in saved.items():
+    mine = [r for r in rows if (r["op"], r["bytes"]) == key]
+    # the saved winner runs from the first call: no examination first
+    assert [r["candidate"] for r in mine[:3]] == [winner] * 3, (key, winner, mine[:3])
+    assert all(r["phase"] == "chosen" for r in mine[:3]), mine[:3]
+print(saved)
+PY
+}
+run table-across-runs table_case
+
+# a malformed table: one warning, the entries before the bad line; an
+# unwritable one: one warning at close; the data is right either way
+bad_table_case() {
+    printf '1 2 x\n' > "$out/badtbl"
+    seq badtbl 1 0 "romio_orthrus_table $out/badtbl" > "$out/badtbl.out" 2>&1 || return 1
+    seq notbl 1 0 "romio_orthrus_table /nonexistent/dir/tbl" > "$out/notbl.out" 2>&1 || return 1
+    cat "$out/badtbl.out" "$out/notbl.out"
+    [ "$(grep -c "hint romio_orthrus_table: '$out/badtbl' has a malformed line" "$out/badtbl.out")" -eq 1 ] &&
+    [ "$(grep -c "hint romio_orthrus_table: cannot write '/nonexistent/dir/tbl'" "$out/notbl.out")" -eq 2 ]
+}
+run bad-table-hint bad_table_case
 
 # a bad candidate name: one warning, skipped, data still right
 bad_candidate_case() {

@@ -3,6 +3,9 @@
 #include "unit.h"
 #include "orth_select.h"
 
+#include <stdio.h>
+#include <string.h>
+
 static struct orth_sig sig_of(int64_t bytes)
 {
     struct orth_sig s = {.is_write = 1,.nprocs = 2,.nreqs = 8,.bytes = bytes,.rel_offset = 4096 };
@@ -164,6 +167,91 @@ START_TEST(single_candidate_and_zero_time)
 }
 END_TEST
 
+/* the call's one reduction: sums, the slowest time, and agreement */
+START_TEST(reduction_sums_max_and_detects_disagreement)
+{
+    int64_t a[ORTH_R_N] = { 1, 4, 4096, 100, 2000, 1, 77, 1, 77 };
+    int64_t b[ORTH_R_N] = { 1, 2, 1024, 50, 9000, 1, 77, 1, 77 };
+    orth_red_combine(a, b);
+    ck_assert_int_eq(b[ORTH_R_NPROCS], 2);
+    ck_assert_int_eq(b[ORTH_R_NREQS], 6);
+    ck_assert_int_eq(b[ORTH_R_BYTES], 5120);
+    ck_assert_int_eq(b[ORTH_R_GAPS], 150);
+    ck_assert_int_eq(b[ORTH_R_TIME_NS], 9000);
+    ck_assert(!orth_red_disagree(b));
+    int64_t c[ORTH_R_N] = { 0, 0, 0, 0, 0, 2, 77, 2, 77 };      /* another candidate */
+    orth_red_combine(c, b);
+    ck_assert(orth_red_disagree(b));
+    int64_t d[ORTH_R_N] = { 0, 0, 0, 0, 0, 1, 78, 1, 78 }, e[ORTH_R_N];
+    memcpy(e, a, sizeof(e));
+    orth_red_combine(d, e);     /* the same candidate, another selection state */
+    ck_assert(orth_red_disagree(e));
+}
+END_TEST
+
+/* the digest follows every decision-relevant change of the state */
+START_TEST(digest_changes_with_the_state)
+{
+    struct orth_sel s, t;
+    struct orth_sig sig = sig_of(1 << 20);
+    double time[2] = { 0.1, 0.2 };
+    orth_sel_init(&s, 2, 3, 0.15);
+    orth_sel_init(&t, 2, 3, 0.15);
+    ck_assert(orth_sel_digest(&s) == orth_sel_digest(&t));
+    call(&s, &sig, time, NULL);
+    ck_assert(orth_sel_digest(&s) != orth_sel_digest(&t));
+    call(&t, &sig, time, NULL);
+    ck_assert(orth_sel_digest(&s) == orth_sel_digest(&t));
+    int64_t before = orth_sel_digest(&s);
+    call(&s, &sig, time, NULL);
+    ck_assert(orth_sel_digest(&s) != before);
+}
+END_TEST
+
+/* winners saved by one run start the next run chosen, without examination */
+START_TEST(table_round_trip)
+{
+    static const char *const names[2] = { "two_phase", "core_first" };
+    struct orth_sel s, t;
+    struct orth_sig a = sig_of(1 << 20), b = sig_of(4096), c = sig_of(777);
+    double ta[2] = { 0.2, 0.1 }, tb[2] = { 0.1, 0.2 };
+    orth_sel_init(&s, 2, 2, 0.15);
+    for (int i = 0; i < 4; i++) {
+        call(&s, &a, ta, NULL);
+        call(&s, &b, tb, NULL);
+    }
+    call(&s, &c, ta, NULL);     /* still examining: not saved */
+    char text[4096];
+    FILE *f = fmemopen(text, sizeof(text), "w");
+    ck_assert_int_eq(orth_table_write(f, &s, names), 2);
+    fclose(f);
+    orth_sel_init(&t, 2, 2, 0.15);
+    f = fmemopen(text, strlen(text), "r");
+    ck_assert_int_eq(orth_table_read(f, &t, names), 2);
+    fclose(f);
+    struct orth_entry *e = orth_sel_entry(&t, &a);
+    ck_assert_int_eq(e->phase, ORTH_CHOSEN);
+    ck_assert_int_eq(e->winner, 1);
+    ck_assert_int_eq(e->adopted, 1);
+    ck_assert_int_eq(e->exams, 0);
+    ck_assert(e->tput[1] > e->tput[0] && e->winner_avg == e->tput[1]);
+    ck_assert_int_eq(orth_sel_entry(&t, &b)->winner, 0);
+    ck_assert_int_eq(call(&t, &a, ta, NULL), 1);        /* no examination */
+    /* a winner that is not a candidate here is skipped; a bad line stops */
+    static const char *const other[2] = { "two_phase", "disk_first" };
+    orth_sel_init(&t, 2, 2, 0.15);
+    f = fmemopen(text, strlen(text), "r");
+    ck_assert_int_eq(orth_table_read(f, &t, other), 1);
+    fclose(f);
+    char bad[] = "# comment\n1 2 8 1048576 4096 two_phase two_phase=5\n1 2 x\n";
+    orth_sel_init(&t, 2, 2, 0.15);
+    f = fmemopen(bad, strlen(bad), "r");
+    ck_assert_int_eq(orth_table_read(f, &t, names), -1);
+    fclose(f);
+    ck_assert_int_eq(t.nsig, 1);
+}
+END_TEST
+
 Suite *orth_suite(void)
 {
     Suite *s = suite_create("orthrus");
@@ -174,6 +262,9 @@ Suite *orth_suite(void)
     tcase_add_test(tc, returning_pattern_pays_one_examination);
     tcase_add_test(tc, table_evicts_least_recently_used);
     tcase_add_test(tc, single_candidate_and_zero_time);
+    tcase_add_test(tc, reduction_sums_max_and_detects_disagreement);
+    tcase_add_test(tc, digest_changes_with_the_state);
+    tcase_add_test(tc, table_round_trip);
     suite_add_tcase(s, tc);
     return s;
 }

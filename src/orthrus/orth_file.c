@@ -1,0 +1,262 @@
+/* romio-xt Orthrus: the per-file work around the calls: open (candidates,
+ * nodes, the reduction), settling each call's timing from the next call's
+ * reduction with the ranks' agreement check, the per-call log
+ * (romio_orthrus_log), the table saved across runs (romio_orthrus_table),
+ * close and the stats report. */
+#include "orth.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+static void reduce_fn(void *in, void *inout, int *len, MPI_Datatype *dt)
+{
+    (void) dt;
+    for (int i = 0; i < *len; i++)
+        orth_red_combine((int64_t *) in + i * ORTH_R_N, (int64_t *) inout + i * ORTH_R_N);
+}
+
+static const char *const *rotation_names(const struct orth_state *st, const char **names)
+{
+    for (int c = 0; c < st->sel.ncand; c++)
+        names[c] = orth_cands[st->rotation[c]].name;
+    return names;
+}
+
+/* rank 0's table entries, read from the file and given to every rank */
+static void load_table(ADIO_File fd, struct orth_state *st)
+{
+    const char *path = xt_hint(fd, XT_H_ORTH_TABLE)->s;
+    char msg[700] = "";
+    if (!path[0])
+        return;
+    if (xt_file(fd)->rank == 0) {
+        const char *names[ORTH_MAX_CAND];
+        FILE *f = fopen(path, "r");
+        if (f && orth_table_read(f, &st->sel, rotation_names(st, names)) < 0)
+            snprintf(msg, sizeof(msg), "hint romio_orthrus_table: '%s' has a malformed line; "
+                     "using the %d entries before it", path, st->sel.nsig);
+        if (f)
+            fclose(f);
+        st->sel.evictions = 0;
+    }
+    MPI_Bcast(&st->sel, (int) sizeof(st->sel), MPI_BYTE, 0, fd->comm);
+    xt_warn_once(fd, msg);
+}
+
+/* rank 0 writes the table (a new file renamed over the old one) */
+static void save_table(ADIO_File fd, struct orth_state *st)
+{
+    const char *path = xt_hint(fd, XT_H_ORTH_TABLE)->s;
+    if (!path[0] || xt_file(fd)->rank != 0)
+        return;
+    char tmp[4200];
+    const char *names[ORTH_MAX_CAND];
+    snprintf(tmp, sizeof(tmp), "%s.%d.tmp", path, (int) getpid());
+    FILE *f = fopen(tmp, "w");
+    int ok = f != NULL;
+    if (f) {
+        fprintf(f, "# romio-xt Orthrus winners: is_write nprocs requests bytes rel_offset "
+                "winner candidate=B/s...\n");
+        orth_table_write(f, &st->sel, rotation_names(st, names));
+        ok = fclose(f) == 0 && rename(tmp, path) == 0;
+    }
+    if (!ok) {
+        fprintf(stderr, "romio-xt: warning: hint romio_orthrus_table: cannot write '%s'; "
+                "the winners of this run are not saved\n", path);
+        unlink(tmp);
+    }
+}
+
+static void open_log(ADIO_File fd, struct orth_state *st)
+{
+    const char *path = xt_hint(fd, XT_H_ORTH_LOG)->s;
+    char msg[700] = "";
+    st->t_open = xt_now();
+    if (path[0] && xt_file(fd)->rank == 0) {
+        st->log = fopen(path, "a");
+        if (!st->log)
+            snprintf(msg, sizeof(msg), "hint romio_orthrus_log: cannot open '%s'; no log", path);
+        else if (ftell(st->log) == 0)
+            fprintf(st->log, "call,time,op,signature,candidate,phase,bytes,seconds,event\n");
+    }
+    xt_warn_once(fd, msg);
+}
+
+/* one CSV line per recorded call (rank 0): the phase it ran in, and the
+ * event it caused (the end of an examination, or a re-examination) */
+void orth_log_call(struct orth_state *st, const struct orth_pending *p, double secs, int was,
+                   int event)
+{
+    if (!st->log)
+        return;
+    const struct orth_entry *e = p->e;
+    const char *ev = !event ? "" : was == ORTH_EXAMINING ? "chose:" : "reexamine";
+    const char *won = event && was == ORTH_EXAMINING ?
+        orth_cands[st->rotation[e->winner]].name : "";
+    fprintf(st->log, "%lld,%.6f,%s,%d,%s,%s,%.0f,%.9f,%s%s\n", (long long) p->no,
+            p->t_end - st->t_open, e->sig.is_write ? "write" : "read",
+            (int) (e - st->sel.sigs), orth_cands[st->rotation[p->pick]].name,
+            was == ORTH_CHOSEN ? "chosen" : "examining", p->bytes, secs, ev, won);
+}
+
+void orth_fill_record(const struct orth_state *st, int64_t *loc)
+{
+    const struct orth_pending *p = &st->pend;
+    loc[ORTH_R_TIME_NS] = p->active ? (int64_t) (p->t_local * 1e9) : 0;
+    loc[ORTH_R_CAND_MIN] = loc[ORTH_R_CAND_MAX] = p->active ? p->pick : -1;
+    loc[ORTH_R_DIGEST_MIN] = loc[ORTH_R_DIGEST_MAX] = orth_sel_digest(&st->sel);
+}
+
+/* ranks that disagree would run different collective routines: stop in a
+ * debug build; otherwise pin two_phase for the rest of the file */
+static void disagreement(ADIO_File fd, struct orth_state *st)
+{
+    st->disagreements++;
+#ifdef XT_DEBUG
+    fprintf(stderr, "romio-xt: orthrus: ranks disagree on the candidate or the selection "
+            "state (rank %d)\n", xt_file(fd)->rank);
+    MPI_Abort(fd->comm, 1);
+#endif
+    if (st->forced < 0)
+        xt_warn_once(fd, "orthrus: ranks disagree on the selection; using two_phase for "
+                     "the rest of this file");
+    st->forced = orth_cand_find("two_phase");
+}
+
+void orth_settle(ADIO_File fd, struct orth_state *st, const int64_t *r)
+{
+    if (orth_red_disagree(r))
+        disagreement(fd, st);
+    if (!st->pend.active)
+        return;
+    double secs = (double) r[ORTH_R_TIME_NS] * 1e-9;
+    int was = st->pend.e->phase;
+    int event = orth_sel_record(&st->sel, st->pend.e, st->pend.pick, st->pend.bytes, secs);
+    orth_log_call(st, &st->pend, secs, was, event);
+    st->pend.active = 0;
+}
+
+/* the rotation from romio_orthrus_candidates; unknown names are warned about */
+static void parse_candidates(ADIO_File fd, struct orth_state *st)
+{
+    char list[256], bad[700] = "";
+    const char *given = xt_hint(fd, XT_H_ORTH_CANDIDATES)->s;
+    snprintf(list, sizeof(list), "%s", given);
+    int n = 0;
+    for (char *save, *w = strtok_r(list, ", ", &save); w; w = strtok_r(NULL, ", ", &save)) {
+        int c = orth_cand_find(w);
+        int dup = 0;
+        for (int i = 0; i < n; i++)
+            dup |= st->rotation[i] == c;
+        if (c < 0 && !bad[0])
+            snprintf(bad, sizeof(bad), "hint romio_orthrus_candidates: unknown candidate '%s' "
+                     "in '%s'; skipped", w, given);
+        else if (c >= 0 && !dup && n < ORTH_MAX_CAND)
+            st->rotation[n++] = c;
+    }
+    if (n == 0) {
+        for (n = 0; n < orth_ncands && n < ORTH_MAX_CAND; n++)
+            st->rotation[n] = n;
+        if (!bad[0])
+            snprintf(bad, sizeof(bad), "hint romio_orthrus_candidates: no candidate in '%s'; "
+                     "using all", given);
+    }
+    xt_warn_once(fd, bad);
+    orth_sel_init(&st->sel, n, (int) xt_hint(fd, XT_H_ORTH_TRIALS)->i,
+                  xt_hint(fd, XT_H_ORTH_THRESHOLD)->d);
+}
+
+int orth_open(ADIO_File fd, void *state)
+{
+    struct orth_state *st = state;
+    int rank;
+    const char *force = xt_hint(fd, XT_H_ORTH_FORCE)->s;
+    st->forced = strcmp(force, "none") == 0 ? -1 : orth_cand_find(force);
+    parse_candidates(fd, st);
+    MPI_Comm_rank(fd->comm, &rank);
+    MPI_Comm_split_type(fd->comm, MPI_COMM_TYPE_SHARED, rank, MPI_INFO_NULL, &st->node);
+    int node_rank, leader;
+    MPI_Comm_rank(st->node, &node_rank);
+    leader = node_rank == 0;
+    MPI_Allreduce(&leader, &st->nnodes, 1, MPI_INT, MPI_SUM, fd->comm);
+    MPI_Type_contiguous(ORTH_R_N, MPI_INT64_T, &st->rec);
+    MPI_Type_commit(&st->rec);
+    MPI_Op_create(reduce_fn, 1, &st->op);
+    st->opened = 1;
+    open_log(fd, st);
+    if (st->forced < 0)
+        load_table(fd, st);
+    return 0;
+}
+
+void orth_close(ADIO_File fd, void *state, int *err)
+{
+    struct orth_state *st = state;
+    (void) err;
+    if (!st->opened)
+        return;
+    if (st->pend.active) {      /* the last call's timing */
+        int64_t loc[ORTH_R_N] = { 0 }, r[ORTH_R_N];
+        orth_fill_record(st, loc);
+        MPI_Allreduce(loc, r, 1, st->rec, st->op, fd->comm);
+        orth_settle(fd, st, r);
+    }
+    if (st->forced < 0)
+        save_table(fd, st);
+    if (st->log)
+        fclose(st->log);
+    MPI_Op_free(&st->op);
+    MPI_Type_free(&st->rec);
+    if (st->node != MPI_COMM_NULL)
+        MPI_Comm_free(&st->node);
+}
+
+static void report_entry(const struct orth_state *st, const struct orth_entry *e,
+                         struct xt_json *j)
+{
+    xt_json_open(j, NULL, '{');
+    xt_json_str(j, "op", e->sig.is_write ? "write" : "read");
+    xt_json_int(j, "nprocs", e->sig.nprocs);
+    xt_json_int(j, "requests", e->sig.nreqs);
+    xt_json_int(j, "bytes", e->sig.bytes);
+    xt_json_int(j, "rel_offset", e->sig.rel_offset);
+    xt_json_int(j, "calls", e->calls);
+    xt_json_int(j, "examinations", e->exams);
+    xt_json_int(j, "reexaminations", e->reexams);
+    xt_json_int(j, "from_table", e->adopted);
+    xt_json_num(j, "examination_seconds", e->exam_time);
+    xt_json_str(j, "winner", e->winner >= 0 ? orth_cands[st->rotation[e->winner]].name : "");
+    xt_json_str(j, "phase", e->phase == ORTH_CHOSEN ? "chosen" : "examining");
+    xt_json_num(j, "winner_throughput", e->winner_avg);
+    xt_json_open(j, "throughput", '{');
+    for (int c = 0; c < st->sel.ncand && (e->exams || e->adopted); c++)
+        xt_json_num(j, orth_cands[st->rotation[c]].name, e->tput[c]);
+    xt_json_close(j);
+    xt_json_close(j);
+}
+
+/* rank 0's table equals every rank's: it is built from allreduced values */
+void orth_report(ADIO_File fd, void *state, struct xt_json *j)
+{
+    struct orth_state *st = state;
+    (void) fd;
+    xt_json_str(j, "forced", st->forced >= 0 ? orth_cands[st->forced].name : "none");
+    xt_json_open(j, "candidates", '[');
+    for (int c = 0; c < st->sel.ncand; c++)
+        xt_json_str(j, NULL, orth_cands[st->rotation[c]].name);
+    xt_json_close(j);
+    xt_json_int(j, "stock_calls", st->bypassed);
+    xt_json_open(j, "runs", '{');
+    for (int c = 0; c < orth_ncands; c++)
+        xt_json_int(j, orth_cands[c].name, st->runs[c]);
+    xt_json_close(j);
+    xt_json_int(j, "signature_evictions", st->sel.evictions);
+    xt_json_int(j, "disagreements", st->disagreements);
+    xt_json_open(j, "signatures", '[');
+    for (int i = 0; i < st->sel.nsig; i++)
+        report_entry(st, &st->sel.sigs[i], j);
+    xt_json_close(j);
+}
+
