@@ -51,6 +51,7 @@ struct orth_state {
     MPI_Datatype rec;           /* ORTH_R_N int64 */
     int opened;
     int64_t ncalls, disagreements;
+    int64_t rounds;             /* exchange rounds run by core_first/disk_first */
     double t_open;
     FILE *log;                  /* rank 0: romio_orthrus_log, or NULL */
     int rotation[ORTH_MAX_CAND];        /* indices into orth_cands */
@@ -73,20 +74,24 @@ void orth_log_call(struct orth_state *st, const struct orth_pending *p, double s
 void orth_settle(ADIO_File fd, struct orth_state *st, const int64_t *r);
 void orth_fill_record(const struct orth_state *st, int64_t *loc);
 
-/* pieces and bytes received by an aggregator, per source */
+/* where the pieces of a call go: core_first and disk_first are routes */
+struct orth_route {
+    MPI_Comm comm;              /* the processes exchanging data */
+    ADIO_Offset unit;           /* pieces are cut at multiples of unit (0: never) */
+    int (*dest)(const struct orth_route *rt, ADIO_Offset off);  /* rank in comm */
+    int agg, naggs, nprocs;     /* for dest */
+};
+/* collective over rt->comm: the call's data to/from the aggregators, in
+ * rounds of at most cb_buffer_size bytes per aggregator (orth_xchg.c) */
+void orth_exchange(struct orth_call *c, const struct orth_route *rt, int *err);
+
+/* an aggregator's pieces in one round, in the order of its stream */
 struct orth_gather {
-    int *npieces, *pdispl;      /* per source: pieces */
-    int *nbytes, *bdispl;       /* per source: stream bytes */
     ADIO_Offset *offs, *lens;
     int total;
-    int64_t total_bytes;
 };
 
 void orth_displs(const int *cnt, int *dis, int n);
-void orth_gather_alloc(struct orth_gather *g, int n);
-void orth_gather_size(struct orth_gather *g, int n);
-void orth_gather_free(struct orth_gather *g);
-/* writes the stream's pieces, or reads them into the stream */
 void orth_aggregate(ADIO_File fd, const struct orth_gather *g, char *stream, int is_write,
                     int *err);
 void orth_agree_error(ADIO_File fd, int *err);

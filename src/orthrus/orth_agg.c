@@ -31,35 +31,6 @@ void orth_displs(const int *cnt, int *dis, int n)
         dis[i] = dis[i - 1] + cnt[i - 1];
 }
 
-/* per-source arrays (4 x n ints) */
-void orth_gather_alloc(struct orth_gather *g, int n)
-{
-    g->npieces = ADIOI_Malloc(4 * (size_t) n * sizeof(int));
-    g->pdispl = g->npieces + n;
-    g->nbytes = g->pdispl + n;
-    g->bdispl = g->nbytes + n;
-}
-
-/* after npieces/nbytes are known: displacements, totals, the piece arrays */
-void orth_gather_size(struct orth_gather *g, int n)
-{
-    orth_displs(g->npieces, g->pdispl, n);
-    orth_displs(g->nbytes, g->bdispl, n);
-    g->total = g->pdispl[n - 1] + g->npieces[n - 1];
-    g->total_bytes = (int64_t) g->bdispl[n - 1] + g->nbytes[n - 1];
-    g->offs = ADIOI_Malloc((2 * (size_t) g->total + 1) * sizeof(ADIO_Offset));
-    g->lens = g->offs + g->total;
-}
-
-void orth_gather_free(struct orth_gather *g)
-{
-    if (g->npieces)
-        ADIOI_Free(g->npieces);
-    if (g->offs)
-        ADIOI_Free(g->offs);
-    memset(g, 0, sizeof(*g));
-}
-
 /* sorted pieces with run-buffer positions; returns the run buffer's size */
 static int64_t plan(const struct orth_gather *g, struct orth_piece *p)
 {

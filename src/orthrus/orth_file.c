@@ -254,6 +254,7 @@ void orth_report(ADIO_File fd, void *state, struct xt_json *j)
     xt_json_close(j);
     xt_json_int(j, "signature_evictions", st->sel.evictions);
     xt_json_int(j, "disagreements", st->disagreements);
+    xt_json_int(j, "exchange_rounds", st->rounds);
     xt_json_open(j, "signatures", '[');
     for (int i = 0; i < st->sel.nsig; i++)
         report_entry(st, &st->sel.sigs[i], j);

@@ -6,7 +6,7 @@
 #include <stdio.h>
 #include <string.h>
 
-/* bigger calls always run stock two-phase (core_first's counts are ints) */
+/* bigger calls always run stock two-phase (a rank's packed bytes are an int count) */
 #define ORTH_MAX_BYTES (1LL << 30)
 
 /* calls that stay with the stock routine, unexamined: the same on all ranks */

@@ -129,6 +129,22 @@ PY
 }
 run table-across-runs table_case
 
+# core_first and disk_first hold at most cb_buffer_size bytes per aggregator
+# and round.  4 KiB rounds: 4 checkpoint calls of 64 KiB per aggregator (16
+# rounds each), 4 plot calls of 8 KiB, 4 KiB per node (core_first: 1 round)
+# or all within one 64 KiB stripe, one aggregator (disk_first: 2 rounds)
+rounds_case() {
+    for want in core_first:68 disk_first:72; do
+        local cand=${want%:*}
+        seq "rounds-$cand" 1 0 "romio_orthrus_force $cand" "cb_buffer_size 4096" &&
+        orth_json "$out/rounds-$cand.json" "
+s = secs[0]
+print(s['runs'], s['exchange_rounds'])
+assert s['runs']['$cand'] == 8 and s['exchange_rounds'] == ${want#*:}, s" || return 1
+    done
+}
+run rounds-cb-buffer-size rounds_case
+
 # a malformed table: one warning, the entries before the bad line; an
 # unwritable one: one warning at close; the data is right either way
 bad_table_case() {

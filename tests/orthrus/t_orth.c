@@ -104,6 +104,10 @@ static const struct config configs[] = {
      * one aggregator per node) */
     {"disk_first_s", {{"romio_orthrus_force", "disk_first"}, {"striping_unit", "40"},
                       {"striping_factor", "3"}}},
+    /* tiny cb_buffer_size: many rounds, pieces split between rounds */
+    {"core_first_r", {{"romio_orthrus_force", "core_first"}, {"cb_buffer_size", "24"}}},
+    {"disk_first_r", {{"romio_orthrus_force", "disk_first"}, {"striping_unit", "40"},
+                      {"cb_buffer_size", "56"}}},
     {"enable1", {{"romio_orthrus", "enable"}, {"romio_orthrus_trials", "1"}}},
     {"enable", {{"romio_orthrus", "enable"}}},
 };
