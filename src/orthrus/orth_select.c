@@ -5,6 +5,33 @@
 
 /* a call faster than this is timed as this (no division by zero) */
 #define ORTH_MIN_TIME 1e-9
+/* from this many calls on, a window's slowest call is left out of its
+ * throughput: one descheduled process or first-use cost (a connection set up,
+ * a buffer allocated) would otherwise decide the examination */
+#define ORTH_TRIM_FROM 3
+
+/* adds one call to a window's sums, remembering its slowest call */
+static void add_call(double *bytes, double *time, double *slow_bytes, double *slow_time,
+                     double b, double t)
+{
+    *bytes += b;
+    *time += t;
+    if (t > *slow_time) {
+        *slow_time = t;
+        *slow_bytes = b;
+    }
+}
+
+/* a window's throughput, without its slowest call when it has enough calls */
+static double window_tput(double bytes, double time, double slow_bytes, double slow_time,
+                          int calls)
+{
+    if (calls >= ORTH_TRIM_FROM) {
+        bytes -= slow_bytes;
+        time -= slow_time;
+    }
+    return bytes / (time < ORTH_MIN_TIME ? ORTH_MIN_TIME : time);
+}
 
 void orth_sel_init(struct orth_sel *s, int ncand, int trials, double threshold)
 {
@@ -27,6 +54,8 @@ static void start_examination(struct orth_entry *e)
     e->trial = 0;
     memset(e->bytes, 0, sizeof(e->bytes));
     memset(e->time, 0, sizeof(e->time));
+    memset(e->slow_bytes, 0, sizeof(e->slow_bytes));
+    memset(e->slow_time, 0, sizeof(e->slow_time));
 }
 
 struct orth_entry *orth_sel_entry(struct orth_sel *s, const struct orth_sig *sig)
@@ -65,7 +94,7 @@ static void chosen(struct orth_entry *e, int w)
     e->phase = ORTH_CHOSEN;
     e->cur = e->winner = w;
     e->winner_avg = e->tput[w];
-    e->mon_bytes = e->mon_time = 0;
+    e->mon_bytes = e->mon_time = e->mon_slow_bytes = e->mon_slow_time = 0;
     e->mon_n = 0;
 }
 
@@ -82,8 +111,8 @@ static void choose(struct orth_sel *s, struct orth_entry *e)
 {
     int best = 0;
     for (int c = 0; c < s->ncand; c++) {
-        double t = e->time[c] < ORTH_MIN_TIME ? ORTH_MIN_TIME : e->time[c];
-        e->tput[c] = e->bytes[c] / t;
+        e->tput[c] = window_tput(e->bytes[c], e->time[c], e->slow_bytes[c], e->slow_time[c],
+                                 s->trials);
         if (e->tput[c] > e->tput[best])
             best = c;
     }
@@ -93,8 +122,7 @@ static void choose(struct orth_sel *s, struct orth_entry *e)
 
 static int examine(struct orth_sel *s, struct orth_entry *e, int c, double bytes, double time)
 {
-    e->bytes[c] += bytes;
-    e->time[c] += time;
+    add_call(&e->bytes[c], &e->time[c], &e->slow_bytes[c], &e->slow_time[c], bytes, time);
     e->exam_time += time;
     if (++e->trial < s->trials)
         return 0;
@@ -122,13 +150,12 @@ static double runner_up(const struct orth_sel *s, const struct orth_entry *e)
  * several noisy candidates is biased high, so a drop alone is common) */
 static int monitor(struct orth_sel *s, struct orth_entry *e, double bytes, double time)
 {
-    e->mon_bytes += bytes;
-    e->mon_time += time;
+    add_call(&e->mon_bytes, &e->mon_time, &e->mon_slow_bytes, &e->mon_slow_time, bytes, time);
     if (++e->mon_n < s->trials)
         return 0;
-    double t = e->mon_time < ORTH_MIN_TIME ? ORTH_MIN_TIME : e->mon_time;
-    double tput = e->mon_bytes / t;
-    e->mon_bytes = e->mon_time = 0;
+    double tput = window_tput(e->mon_bytes, e->mon_time, e->mon_slow_bytes, e->mon_slow_time,
+                              e->mon_n);
+    e->mon_bytes = e->mon_time = e->mon_slow_bytes = e->mon_slow_time = 0;
     e->mon_n = 0;
     if (s->ncand < 2 || tput >= (1 - s->threshold) * e->winner_avg || tput >= runner_up(s, e))
         return 0;

@@ -27,10 +27,12 @@ struct orth_entry {
     int cur;                    /* candidate under examination, or the winner */
     int trial;                  /* calls done by cur in this examination */
     double bytes[ORTH_MAX_CAND], time[ORTH_MAX_CAND];  /* examination sums */
+    double slow_bytes[ORTH_MAX_CAND], slow_time[ORTH_MAX_CAND];        /* slowest call */
     double tput[ORTH_MAX_CAND]; /* last examination's throughputs (B/s) */
     int winner;                 /* the last examination's winner (-1: none yet) */
     double winner_avg;          /* the winner's examination throughput */
     double mon_bytes, mon_time; /* monitoring window of the winner */
+    double mon_slow_bytes, mon_slow_time;
     int mon_n;
     int64_t calls, exams, reexams;
     int adopted;                /* the winner came from a saved table */

@@ -167,6 +167,32 @@ START_TEST(single_candidate_and_zero_time)
 }
 END_TEST
 
+/* one slow call (descheduled, first use) does not decide an examination */
+START_TEST(one_outlier_call_does_not_decide)
+{
+    struct orth_sel s;
+    struct orth_sig sig = sig_of(1 << 20);
+    orth_sel_init(&s, 2, 3, 0.15);
+    double per_call[6] = { 0.1, 5.0, 0.1, 0.2, 0.2, 0.2 };     /* candidate 0: one 50x call */
+    for (int i = 0; i < 6; i++) {
+        struct orth_entry *e = orth_sel_entry(&s, &sig);
+        orth_sel_record(&s, e, orth_sel_pick(e), (double) sig.bytes, per_call[i]);
+    }
+    struct orth_entry *e = orth_sel_entry(&s, &sig);
+    ck_assert_int_eq(e->phase, ORTH_CHOSEN);
+    ck_assert_int_eq(e->winner, 0);
+    ck_assert(e->tput[0] > 1.9 * e->tput[1] && e->tput[0] < 2.1 * e->tput[1]);
+    /* with two trials every call counts: the slow call decides */
+    orth_sel_init(&s, 2, 2, 0.15);
+    double two[4] = { 0.1, 5.0, 0.2, 0.2 };
+    for (int i = 0; i < 4; i++) {
+        e = orth_sel_entry(&s, &sig);
+        orth_sel_record(&s, e, orth_sel_pick(e), (double) sig.bytes, two[i]);
+    }
+    ck_assert_int_eq(orth_sel_entry(&s, &sig)->winner, 1);
+}
+END_TEST
+
 /* the call's one reduction: sums, the slowest time, and agreement */
 START_TEST(reduction_sums_max_and_detects_disagreement)
 {
@@ -262,6 +288,7 @@ Suite *orth_suite(void)
     tcase_add_test(tc, returning_pattern_pays_one_examination);
     tcase_add_test(tc, table_evicts_least_recently_used);
     tcase_add_test(tc, single_candidate_and_zero_time);
+    tcase_add_test(tc, one_outlier_call_does_not_decide);
     tcase_add_test(tc, reduction_sums_max_and_detects_disagreement);
     tcase_add_test(tc, digest_changes_with_the_state);
     tcase_add_test(tc, table_round_trip);
