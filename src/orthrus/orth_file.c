@@ -230,6 +230,13 @@ static void report_entry(const struct orth_state *st, const struct orth_entry *e
     xt_json_str(j, "winner", e->winner >= 0 ? orth_cands[st->rotation[e->winner]].name : "");
     xt_json_str(j, "phase", e->phase == ORTH_CHOSEN ? "chosen" : "examining");
     xt_json_num(j, "winner_throughput", e->winner_avg);
+    if (e->reexams) {           /* why the last re-examination started */
+        xt_json_open(j, "last_reexamination", '{');
+        xt_json_num(j, "window_throughput", e->why[0]);
+        xt_json_num(j, "winner_examination_throughput", e->why[1]);
+        xt_json_num(j, "runner_up_examination_throughput", e->why[2]);
+        xt_json_close(j);
+    }
     xt_json_open(j, "throughput", '{');
     for (int c = 0; c < st->sel.ncand && (e->exams || e->adopted); c++)
         xt_json_num(j, orth_cands[st->rotation[c]].name, e->tput[c]);

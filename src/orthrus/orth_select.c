@@ -157,8 +157,12 @@ static int monitor(struct orth_sel *s, struct orth_entry *e, double bytes, doubl
                               e->mon_n);
     e->mon_bytes = e->mon_time = e->mon_slow_bytes = e->mon_slow_time = 0;
     e->mon_n = 0;
-    if (s->ncand < 2 || tput >= (1 - s->threshold) * e->winner_avg || tput >= runner_up(s, e))
+    double second = runner_up(s, e);
+    if (s->ncand < 2 || tput >= (1 - s->threshold) * e->winner_avg || tput >= second)
         return 0;
+    e->why[0] = tput;
+    e->why[1] = e->winner_avg;
+    e->why[2] = second;
     e->reexams++;
     start_examination(e);
     return 1;

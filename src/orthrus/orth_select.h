@@ -36,6 +36,7 @@ struct orth_entry {
     int mon_n;
     int64_t calls, exams, reexams;
     int adopted;                /* the winner came from a saved table */
+    double why[3];              /* last re-examination: window, winner's average, runner-up */
     double exam_time;           /* seconds spent in examinations */
     uint64_t last_use;
 };

@@ -110,6 +110,8 @@ START_TEST(deviation_triggers_reexamination_and_switch)
     ck_assert_int_le(calls, 2 * 3 * 2);
     ck_assert_int_eq(orth_sel_entry(&s, &sig)->reexams, 1);
     ck_assert_int_eq(orth_sel_entry(&s, &sig)->winner, 1);
+    const double *why = orth_sel_entry(&s, &sig)->why;  /* 2.5 MB/s, was 10, runner-up 5 */
+    ck_assert(why[0] > 2.4e6 && why[0] < 2.6e6 && why[1] > 9.9e6 && why[2] > 4.9e6);
     ck_assert_int_eq(call(&s, &sig, t_bad, NULL), 1);
 }
 END_TEST
