@@ -1,16 +1,17 @@
 #!/usr/bin/env python3
-"""Orthrus dynamic run (seed section 3.5, Fig. 6): Matrix collective reads,
+"""Orthrus dynamic run (seed section 3.5, Fig. 6): Matrix collective reads (or writes),
 one interference switched on part-way (interfere.py, started on a marker
 file the workload writes at call MARK), throughput over the calls for each
 candidate forced and for romio_orthrus=enable, and the candidate enable ran
 per call (romio_orthrus_log, when the installed library has it).
 
 usage: dynamic.py probe|run|report --prefix P --out DIR [options]
-  probe   each candidate forced, with each interference on from the first
-          read call and without: which interference changes the ranking
-          (probe.csv, probe.md)
-  run     the dynamic run: every config under the same schedule (dynamic.csv)
-  report  dynamic.csv -> orthrus-dynamic.png and .md
+  probe   each candidate forced, each interference from a third of the calls
+          on (before/after in the same run, as drift between runs is large
+          here): which interference changes the ranking (probe.csv, probe.md)
+  run     the dynamic run: every config under the same schedule
+          (orthrus-dynamic.csv)
+  report  orthrus-dynamic.csv -> orthrus-dynamic.png and .md
 """
 import argparse
 import csv
@@ -45,8 +46,8 @@ def has_log(prefix):
 
 
 def run_one(a, exe, config, mode, mark, tag):
-    """One matrix run with interference `mode` from read call `mark`:
-    [(call, seconds, candidate, phase, event)] of the read phase."""
+    """One matrix run with interference `mode` from call `mark` of phase a.op
+    (read or write): [(call, seconds, candidate, phase, event)] of that phase."""
     work = os.path.join(a.work, tag)
     shutil.rmtree(work, ignore_errors=True)
     os.makedirs(work)
@@ -63,7 +64,7 @@ def run_one(a, exe, config, mode, mark, tag):
         f.writelines(f"{k} {v}\n" for k, v in hints.items())
     env = {k: v for k, v in os.environ.items() if not k.startswith("ROMIO_")}
     env.update(ROMIO_HINTS=hfile, MPIR_CVAR_NUM_CLIQUES="2", ORTH_BENCH_CALLS="1",
-               ORTH_BENCH_MARK=marker, ORTH_BENCH_MARK_CALL=str(mark),
+               ORTH_BENCH_MARK=marker, ORTH_BENCH_MARK_CALL=str(mark), ORTH_BENCH_MARK_PHASE=a.op,
                LD_LIBRARY_PATH=os.path.join(a.prefix, "lib"))
     hog = subprocess.Popen([sys.executable, os.path.join(HERE, "interfere.py"), mode, marker,
                             "--dir", work], stdout=subprocess.PIPE, text=True)
@@ -81,14 +82,15 @@ def run_one(a, exe, config, mode, mark, tag):
         raise SystemExit(f"dynamic: {tag} failed ({proc.returncode}):\n{proc.stderr[-2000:]}")
     calls = {}
     for line in proc.stdout.splitlines():
-        if line.startswith("CALL phase=read"):
+        if line.startswith(f"CALL phase={a.op} "):
             kv = dict(item.split("=", 1) for item in line.split()[1:])
             calls[int(kv["call"])] = [float(kv["seconds"]), config if config in CANDS else "",
                                       "", ""]
     if os.path.exists(trace):
         for r in csv.DictReader(open(trace)):
-            if r["op"] == "read" and int(r["call"]) in calls:
-                calls[int(r["call"])][1:] = [r["candidate"], r["phase"], r["event"]]
+            k = int(r["call"]) - 1          # the trace counts calls from 1
+            if r["op"] == a.op and k in calls:
+                calls[k][1:] = [r["candidate"], r["phase"], r["event"]]
     return [(k, *calls[k]) for k in sorted(calls)]
 
 
@@ -104,29 +106,38 @@ def mbps(a, seconds):
 
 
 def probe(a, exe):
-    """Steady read throughput (calls after the first 3) of each forced
-    candidate, each interference on from the first read call."""
-    rows = []
+    """Read throughput of each forced candidate before and after each
+    interference starts at call calls/3 of the same run (drift between runs
+    is large here; before/after in one run is not hit by it)."""
+    rows, mark = [], a.calls // 3
     for rep in range(1, a.reps + 1):
         for mode in a.modes.split(","):
             for cand in CANDS:
-                calls = run_one(a, exe, cand, mode, 0, f"probe-{mode}-{cand}-r{rep}")
-                secs = sum(c[1] for c in calls[3:])
-                tput = mbps(a, secs / len(calls[3:]))
-                rows.append((mode, cand, rep, f"{tput:.1f}"))
-                print(f"dynamic: probe {mode} {cand} rep {rep}: {tput:.1f} MB/s", file=sys.stderr)
-    write_rows(os.path.join(a.out, "probe.csv"), rows, ["mode", "candidate", "rep", "MBps"])
+                calls = run_one(a, exe, cand, mode, mark, f"probe-{mode}-{cand}-r{rep}")
+                pre = [c[1] for c in calls[3:mark]]
+                post = [c[1] for c in calls[mark + 3:]]
+                b, f = mbps(a, sum(pre) / len(pre)), mbps(a, sum(post) / len(post))
+                rows.append((mode, cand, rep, f"{b:.1f}", f"{f:.1f}"))
+                print(f"dynamic: probe {mode} {cand} rep {rep}: {b:.0f} -> {f:.0f} MB/s",
+                      file=sys.stderr)
+    write_rows(os.path.join(a.out, "probe.csv"), rows,
+               ["interference", "candidate", "rep", "before_MBps", "after_MBps"])
     med = {}
-    for mode, cand, _, v in rows:
-        med.setdefault((mode, cand), []).append(float(v))
-    lines = ["| interference | " + " | ".join(f"{c} MB/s (min-max)" for c in CANDS) +
-             " | ranking |", "|---|" + "---|" * (len(CANDS) + 1)]
+    for mode, cand, _, b, f in rows:
+        med.setdefault((mode, cand), []).append((float(b), float(f)))
+    lines = [f"Matrix {a.op}s, block {a.block} B, depth {a.depth}, {a.calls} calls; interference "
+             f"from call {mark}; before = calls 3-{mark - 1}, after = calls {mark + 3}-"
+             f"{a.calls - 1} of the same run; medians of {a.reps} reps (after: min-max).", "",
+             "| interference | " + " | ".join(f"{c} before / after MB/s" for c in CANDS) +
+             " | ranking before | ranking after |", "|---|" + "---|" * (len(CANDS) + 2)]
     for mode in a.modes.split(","):
-        m = {c: statistics.median(med[(mode, c)]) for c in CANDS}
-        cells = [f"{m[c]:.0f} ({min(med[(mode, c)]):.0f}-{max(med[(mode, c)]):.0f})"
-                 for c in CANDS]
-        rank = " > ".join(sorted(CANDS, key=lambda c: -m[c]))
-        lines.append(f"| {mode} | " + " | ".join(cells) + f" | {rank} |")
+        b = {c: statistics.median(x for x, _ in med[(mode, c)]) for c in CANDS}
+        f = {c: statistics.median(y for _, y in med[(mode, c)]) for c in CANDS}
+        cells = [f"{b[c]:.0f} / {f[c]:.0f} ({min(y for _, y in med[(mode, c)]):.0f}-"
+                 f"{max(y for _, y in med[(mode, c)]):.0f})" for c in CANDS]
+        rb = " > ".join(sorted(CANDS, key=lambda c: -b[c]))
+        rf = " > ".join(sorted(CANDS, key=lambda c: -f[c]))
+        lines.append(f"| {mode} | " + " | ".join(cells) + f" | {rb} | {rf} |")
     text = "\n".join(lines) + "\n"
     with open(os.path.join(a.out, "probe.md"), "w") as f:
         f.write(text)
@@ -183,13 +194,13 @@ def report(a):
         by.setdefault((r["config"], r["rep"]), []).append(r)
     configs = [c for c in list(CANDS) + ["enable"] if any(k[0] == c for k in by)]
     mode = rows[0]["interference"]
-    lo, hi = a.mark - a.window, a.mark + a.settle
+    lo, hi = min(a.before, a.mark - 1), a.mark + a.settle
 
     def tput(rs, first, last):
         sel = [r["seconds"] for r in rs if first <= r["call"] < last]
         return nbytes * len(sel) / sum(sel) / 1e6 if sel else float("nan")
 
-    md = [f"Interference `{mode}` from read call {a.mark} (of {a.calls}); Matrix reads, "
+    md = [f"Interference `{mode}` from {a.op} call {a.mark} (of {a.calls}); Matrix {a.op}s, "
           f"block {a.block} B, depth {a.depth} ({nbytes >> 10} KiB per call), 2 ranks on 2 "
           f"emulated nodes, {max(r['rep'] for r in rows)} reps (medians, min-max).", "",
           f"| config | before (calls {lo}-{a.mark - 1}) MB/s | after (calls {hi}-{a.calls - 1})"
@@ -249,11 +260,12 @@ def plot(a, by, configs, mode, nbytes):
         ax.set_title(f"rep {rep}: band = candidate run by enable (light = examining)",
                      fontsize=9)
         ax.grid(alpha=0.3)
-    axes[0, 0].legend(fontsize=8, ncol=3, loc="upper right")
-    axes[-1, 0].set_xlabel("collective read call")
-    fig.suptitle(f"Orthrus dynamic run: Matrix reads ({nbytes >> 10} KiB/call), {mode} "
+    handles, labels = axes[0, 0].get_legend_handles_labels()
+    fig.legend(handles, labels, fontsize=8, ncol=5, loc="lower center")
+    axes[-1, 0].set_xlabel(f"collective {a.op} call")
+    fig.suptitle(f"Orthrus dynamic run: Matrix {a.op}s ({nbytes >> 10} KiB/call), {mode} "
                  f"interference from call {a.mark}")
-    fig.tight_layout()
+    fig.tight_layout(rect=(0, 0.04, 1, 1))
     fig.savefig(os.path.join(a.out, "orthrus-dynamic.png"), dpi=110)
     plt.close(fig)
 
@@ -264,14 +276,18 @@ def main():
     p.add_argument("--prefix", default=os.environ.get("XT_PREFIX", "/tmp/xtb/install"))
     p.add_argument("--out", required=True)
     p.add_argument("--work", help="workload directory (default OUT/work)")
+    p.add_argument("--op", choices=["read", "write"], default="write",
+                   help="the phase measured and interfered with")
     p.add_argument("--block", type=int, default=32768)
     p.add_argument("--depth", type=int, default=32)
     p.add_argument("--calls", type=int, default=200)
-    p.add_argument("--mark", type=int, default=60, help="read call where interference starts")
-    p.add_argument("--mode", default="tcp", help="interference of the run")
-    p.add_argument("--modes", default="none,tcp,disk,cpu", help="interferences probed")
+    p.add_argument("--mark", type=int, default=60, help="call (of --op) where interference starts")
+    p.add_argument("--mode", default="spawn", help="interference of the run")
+    p.add_argument("--modes", default="none,tcp,cpu,disk,spawn", help="interferences probed")
     p.add_argument("--reps", type=int, default=3)
     p.add_argument("--window", type=int, default=10, help="calls per throughput point")
+    p.add_argument("--before", type=int, default=20, help="first call counted in 'before' "
+                   "(after enable's first examination)")
     p.add_argument("--settle", type=int, default=20, help="calls after the start not "
                    "counted in 'after'")
     p.add_argument("--timeout", type=int, default=600)

@@ -5,14 +5,17 @@ usage: interfere.py MODE MARKER [--dir DIR] [--stop STOP]
 MODE: tcp  - two processes streaming 1 MiB buffers through a 127.0.0.1 socket
              (MPI's traffic between emulated nodes is TCP under ch3:nemesis;
              core_first's exchange stays inside a node)
+      spawn - a shell starting /bin/true in a loop (process creation, like a
+             build running next to the job)
       disk - write 1 MiB blocks + fdatasync in a loop (a 256 MiB file in DIR)
-      cpu  - one busy-looping process
+      cpu  - one busy-looping process; cpu2: two (one per core here)
       none - nothing (waits for the marker, then idles)
 Prints 'interfere: MODE started' / 'stopped' with a count of bytes or loops."""
 import argparse
 import os
 import signal
 import socket
+import subprocess
 import sys
 import time
 
@@ -68,11 +71,31 @@ def disk(args):
 
 
 def cpu(args):
+    pid = os.fork() if args.mode == "cpu2" else -1
+    if pid == 0:                        # the second spinner stops with its parent
+        signal.signal(signal.SIGTERM, signal.SIG_DFL)
+        while os.getppid() != 1:
+            for _ in range(100000):
+                pass
+        os._exit(0)
     n = 0
     while should_run(args):
         for _ in range(100000):
             n += 1
+    if pid > 0:
+        os.kill(pid, signal.SIGTERM)
+        os.waitpid(pid, 0)
     return f"{n} loops"
+
+
+def spawn(args):
+    sh = subprocess.Popen(["/bin/sh", "-c", "while :; do /bin/true; done"],
+                          start_new_session=True)
+    while should_run(args):
+        time.sleep(0.05)
+    os.killpg(sh.pid, signal.SIGKILL)
+    sh.wait()
+    return "spawned"
 
 
 def idle(args):
@@ -83,7 +106,7 @@ def idle(args):
 
 def main():
     p = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    p.add_argument("mode", choices=["tcp", "disk", "cpu", "none"])
+    p.add_argument("mode", choices=["tcp", "disk", "cpu", "cpu2", "spawn", "none"])
     p.add_argument("marker")
     p.add_argument("--dir", default="/tmp")
     p.add_argument("--stop")
@@ -94,7 +117,8 @@ def main():
     if not should_run(args):
         return 0
     print(f"interfere: {args.mode} started", flush=True)
-    what = {"tcp": tcp, "disk": disk, "cpu": cpu, "none": idle}[args.mode](args)
+    what = {"tcp": tcp, "disk": disk, "cpu": cpu, "cpu2": cpu, "spawn": spawn,
+            "none": idle}[args.mode](args)
     print(f"interfere: {args.mode} stopped ({what})", flush=True)
     return 0
 
