@@ -24,6 +24,9 @@ import sys
 import time
 
 HERE = os.path.dirname(os.path.abspath(__file__))
+sys.path.insert(0, os.path.dirname(HERE))
+from harness import execute  # noqa: E402  (runs in its own process group, killed on timeout)
+
 CANDS = ["two_phase", "core_first", "disk_first"]
 CONFIGS = {c: {"romio_orthrus_force": c} for c in CANDS}
 CONFIGS["enable"] = {"romio_orthrus": "enable"}
@@ -64,24 +67,24 @@ def run_one(a, exe, config, mode, mark, tag):
         f.writelines(f"{k} {v}\n" for k, v in hints.items())
     env = {k: v for k, v in os.environ.items() if not k.startswith("ROMIO_")}
     env.update(ROMIO_HINTS=hfile, MPIR_CVAR_NUM_CLIQUES="2", ORTH_BENCH_CALLS="1",
-               ORTH_BENCH_MARK=marker, ORTH_BENCH_MARK_CALL=str(mark), ORTH_BENCH_MARK_PHASE=a.op,
-               LD_LIBRARY_PATH=os.path.join(a.prefix, "lib"))
+               ORTH_BENCH_MARK=marker, ORTH_BENCH_MARK_CALL=str(mark),
+               ORTH_BENCH_MARK_PHASE=a.op, LD_LIBRARY_PATH=os.path.join(a.prefix, "lib"))
     hog = subprocess.Popen([sys.executable, os.path.join(HERE, "interfere.py"), mode, marker,
                             "--dir", work], stdout=subprocess.PIPE, text=True)
     cmd = [os.path.join(a.prefix, "bin", "mpiexec"), "-n", "2", exe, work, str(a.block),
            str(a.depth), str(a.calls), str(mark)]
     try:
-        proc = subprocess.run(cmd, env=env, capture_output=True, text=True, timeout=a.timeout)
+        out, err, problem = execute(cmd, env, a.timeout)
     finally:
         hog.send_signal(signal.SIGTERM)
         hog_out = hog.communicate(timeout=60)[0]
         shutil.rmtree(work, ignore_errors=True)
     with open(os.path.join(logs, tag + ".out"), "w") as f:
-        f.write(f"$ {' '.join(cmd)}\n{proc.stdout}{proc.stderr}{hog_out}")
-    if proc.returncode != 0:
-        raise SystemExit(f"dynamic: {tag} failed ({proc.returncode}):\n{proc.stderr[-2000:]}")
+        f.write(f"$ {' '.join(cmd)}\n{out}{err}{hog_out}")
+    if problem:
+        raise SystemExit(f"dynamic: {tag} failed ({problem}):\n{err[-2000:]}")
     calls = {}
-    for line in proc.stdout.splitlines():
+    for line in out.splitlines():
         if line.startswith(f"CALL phase={a.op} "):
             kv = dict(item.split("=", 1) for item in line.split()[1:])
             calls[int(kv["call"])] = [float(kv["seconds"]), config if config in CANDS else "",
@@ -106,7 +109,7 @@ def mbps(a, seconds):
 
 
 def probe(a, exe):
-    """Read throughput of each forced candidate before and after each
+    """Throughput of each forced candidate before and after each
     interference starts at call calls/3 of the same run (drift between runs
     is large here; before/after in one run is not hit by it)."""
     rows, mark = [], a.calls // 3

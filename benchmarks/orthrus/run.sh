@@ -17,10 +17,13 @@ case $which in
     matrix|noncontig) benches=$which ;;
     *) echo "usage: run.sh [matrix|noncontig|all] [harness options]" >&2; exit 2 ;;
 esac
-mkdir -p "$out"
+work=${XT_BENCH_WORK:-$XT_BUILDDIR/bench-work}
+mkdir -p "$out" "$work"
+# enable_table's winners are saved across the reps of one sweep, not across sweeps
+rm -f "$work"/orthrus-table-*.txt
 for b in $benches; do
     /usr/bin/python3 "$here/../harness.py" --config "$here/$b.json" --prefix "$XT_PREFIX" \
-        --out "$out" --work "${XT_BENCH_WORK:-$XT_BUILDDIR/bench-work}" "$@"
+        --out "$out" --work "$work" "$@"
     /usr/bin/python3 "$here/summary.py" "$out/orthrus-$b.csv" \
         --plot "$out/orthrus-$b-sweep.png" | tee "$out/orthrus-$b-targets.md"
 done

@@ -9,7 +9,7 @@ import statistics
 from collections import defaultdict
 
 FORCED = ("two_phase", "core_first", "disk_first")
-CONFIGS = ("stock",) + FORCED + ("enable",)
+CONFIGS = ("stock",) + FORCED + ("enable", "enable_table")
 
 
 def load(path):
@@ -27,21 +27,26 @@ def load(path):
 
 def targets(key, vals, runs):
     m = {k: statistics.median(v) for k, v in vals.items()}
+    table = any(k[0] == "enable_table" for k in m)
     out = [f"| op | {key} | enable steady / best forced steady | best forced | "
            "enable whole run / stock | calls run by enable (two_phase/core_first/disk_first, "
-           "median) |", "|---|---|---|---|---|---|"]
-    met = [0, 0, 0]
+           "median) |" + (" enable_table whole run / stock |" if table else ""),
+           "|---|---|---|---|---|---|" + ("---|" if table else "")]
+    met = [0, 0, 0, 0]
     for op in ("write", "read"):
         for b in sorted({k[2] for k in m}):
             best = max(FORCED, key=lambda c: m[(c, op + "_steady", b)])
             st = m[("enable", op + "_steady", b)] / m[(best, op + "_steady", b)]
             wh = m[("enable", op, b)] / m[("stock", op, b)]
-            met = [met[0] + (st >= 0.95), met[1] + (wh >= 1.0), met[2] + 1]
+            wt = m[("enable_table", op, b)] / m[("stock", op, b)] if table else 0
+            met = [met[0] + (st >= 0.95), met[1] + (wh >= 1.0), met[2] + 1, met[3] + (wt >= 1.0)]
             rc = "/".join(str(int(statistics.median(runs[(op, b)][c]))) for c in FORCED) \
                 if runs[(op, b)] else "-"
-            out.append(f"| {op} | {b} | {st:.2f} | {best} | {wh:.2f} | {rc} |")
+            out.append(f"| {op} | {b} | {st:.2f} | {best} | {wh:.2f} | {rc} |" +
+                       (f" {wt:.2f} |" if table else ""))
     out += ["", f"steady enable >= 0.95 x best forced: met in {met[0]} of {met[2]} cells; "
-            f"whole run enable >= stock: met in {met[1]} of {met[2]}."]
+            f"whole run enable >= stock: met in {met[1]} of {met[2]}" +
+            (f"; with the saved table: {met[3]} of {met[2]}." if table else ".")]
     return "\n".join(out) + "\n"
 
 
@@ -61,9 +66,9 @@ def plot(key, vals, path):
             err = [[m - v[0] for m, (_, v) in zip(med, pts)],
                    [v[-1] - m for m, (_, v) in zip(med, pts)]]
             ax.errorbar([x for x, _ in pts], med, yerr=err, capsize=3, marker="o", ms=4,
-                        lw=2.2 if c == "enable" else 1.2,
-                        color="black" if c == "enable" else None,
-                        ls="--" if c == "stock" else "-", label=c)
+                        lw=2.2 if c.startswith("enable") else 1.2,
+                        color={"enable": "black", "enable_table": "grey"}.get(c),
+                        ls="--" if c in ("stock", "enable_table") else "-", label=c)
         ax.set_xscale("log", base=2)
         ax.set_title(f"{op} ({'steady: calls after the first 9' if suffix else 'whole run'})")
         ax.set_ylabel("MB/s (median; bars: min-max)")
