@@ -12,14 +12,7 @@
 int main(int argc, char **argv)
 {
     int rank, nprocs;
-    MPI_Init(&argc, &argv);
-    MPI_Comm_rank(MPI_COMM_WORLD, &rank);
-    MPI_Comm_size(MPI_COMM_WORLD, &nprocs);
-    if (argc < 5) {
-        if (rank == 0)
-            fprintf(stderr, "usage: matrix DIR BLOCK DEPTH CALLS [SKIP]\n");
-        MPI_Abort(MPI_COMM_WORLD, 2);
-    }
+    ob_init(&argc, &argv, 5, "matrix DIR BLOCK DEPTH CALLS [SKIP]", &rank, &nprocs);
     long long block = atoll(argv[2]);
     int depth = atoi(argv[3]), calls = atoi(argv[4]), skip = argc > 5 ? atoi(argv[5]) : 9;
     char path[4096];

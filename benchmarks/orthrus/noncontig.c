@@ -16,14 +16,7 @@
 int main(int argc, char **argv)
 {
     int rank, nprocs;
-    MPI_Init(&argc, &argv);
-    MPI_Comm_rank(MPI_COMM_WORLD, &rank);
-    MPI_Comm_size(MPI_COMM_WORLD, &nprocs);
-    if (argc < 5) {
-        if (rank == 0)
-            fprintf(stderr, "usage: noncontig DIR ELMTCOUNT CALL_BYTES CALLS [SKIP]\n");
-        MPI_Abort(MPI_COMM_WORLD, 2);
-    }
+    ob_init(&argc, &argv, 5, "noncontig DIR ELMTCOUNT CALL_BYTES CALLS [SKIP]", &rank, &nprocs);
     int elmtcount = atoi(argv[2]), calls = atoi(argv[4]), skip = argc > 5 ? atoi(argv[5]) : 9;
     long long chunk = 4LL * elmtcount, veclen = atoll(argv[3]) / (nprocs * chunk);
     if (veclen < 1)

@@ -17,6 +17,21 @@
 #include <string.h>
 #include <unistd.h>
 
+/* MPI_Init, rank and size; aborts with the usage line when fewer than
+ * nargs arguments (program name included) were given */
+static inline void ob_init(int *argc, char ***argv, int nargs, const char *usage, int *rank,
+                           int *nprocs)
+{
+    MPI_Init(argc, argv);
+    MPI_Comm_rank(MPI_COMM_WORLD, rank);
+    MPI_Comm_size(MPI_COMM_WORLD, nprocs);
+    if (*argc < nargs) {
+        if (*rank == 0)
+            fprintf(stderr, "usage: %s\n", usage);
+        MPI_Abort(MPI_COMM_WORLD, 2);
+    }
+}
+
 /* the expected byte at file offset off */
 static inline unsigned char ob_byte_at(long long off)
 {
