@@ -1,10 +1,29 @@
 #!/bin/bash
-# Orthrus Matrix benchmark (seed section 3.2) through the harness: 2 ranks on
-# 2 emulated nodes, block size swept, each candidate forced vs enable vs stock.
-# Env: XT_PREFIX XT_BUILDDIR.  Output: $XT_BUILDDIR/bench-out/orthrus/.
+# Orthrus sweeps through the harness: 2 ranks on 2 emulated nodes, each
+# candidate forced vs enable vs stock, write then cold read.
+#   matrix    (seed section 3.2): block size swept, matrix.json
+#   noncontig (seed section 3.3): elmtcount swept, noncontig.json
+# usage: run.sh [matrix|noncontig|all] [harness options, e.g. --reps 5]
+# Env: XT_PREFIX XT_BUILDDIR.  Output: $XT_BUILDDIR/bench-out/orthrus/
+# (orthrus-<bench>.{csv,md} from the harness, orthrus-<bench>-targets.md and
+# orthrus-<bench>-sweep.png from summary.py).
 set -eu
 here=$(cd "$(dirname "$0")" && pwd)
 out=$XT_BUILDDIR/bench-out/orthrus
-mkdir -p "$out"
-/usr/bin/python3 "$here/../harness.py" --config "$here/matrix.json" --prefix "$XT_PREFIX" \
-    --out "$out" --work "${XT_BENCH_WORK:-$XT_BUILDDIR/bench-work}" "$@"
+which=${1:-all}
+[ $# -gt 0 ] && shift
+case $which in
+    all) benches="matrix noncontig" ;;
+    matrix|noncontig) benches=$which ;;
+    *) echo "usage: run.sh [matrix|noncontig|all] [harness options]" >&2; exit 2 ;;
+esac
+work=${XT_BENCH_WORK:-$XT_BUILDDIR/bench-work}
+mkdir -p "$out" "$work"
+# enable_table's winners are saved across the reps of one sweep, not across sweeps
+rm -f "$work"/orthrus-table-*.txt
+for b in $benches; do
+    /usr/bin/python3 "$here/../harness.py" --config "$here/$b.json" --prefix "$XT_PREFIX" \
+        --out "$out" --work "$work" "$@"
+    /usr/bin/python3 "$here/summary.py" "$out/orthrus-$b.csv" \
+        --plot "$out/orthrus-$b-sweep.png" | tee "$out/orthrus-$b-targets.md"
+done
