@@ -9,6 +9,7 @@
  * throughput: one descheduled process or first-use cost (a connection set up,
  * a buffer allocated) would otherwise decide the examination */
 #define ORTH_TRIM_FROM 3
+#define ORTH_GIVE_UP 2.0
 
 /* adds one call to a window's sums, remembering its slowest call */
 static void add_call(double *bytes, double *time, double *slow_bytes, double *slow_time,
@@ -56,6 +57,7 @@ static void start_examination(struct orth_entry *e)
     memset(e->time, 0, sizeof(e->time));
     memset(e->slow_bytes, 0, sizeof(e->slow_bytes));
     memset(e->slow_time, 0, sizeof(e->slow_time));
+    memset(e->n, 0, sizeof(e->n));
 }
 
 struct orth_entry *orth_sel_entry(struct orth_sel *s, const struct orth_sig *sig)
@@ -89,6 +91,12 @@ int orth_sel_pick(const struct orth_entry *e)
     return e->cur;
 }
 
+/* candidate c's examination throughput after its e->n[c] calls */
+static double exam_tput(const struct orth_entry *e, int c)
+{
+    return window_tput(e->bytes[c], e->time[c], e->slow_bytes[c], e->slow_time[c], e->n[c]);
+}
+
 static void chosen(struct orth_entry *e, int w)
 {
     e->phase = ORTH_CHOSEN;
@@ -111,8 +119,7 @@ static void choose(struct orth_sel *s, struct orth_entry *e)
 {
     int best = 0;
     for (int c = 0; c < s->ncand; c++) {
-        e->tput[c] = window_tput(e->bytes[c], e->time[c], e->slow_bytes[c], e->slow_time[c],
-                                 s->trials);
+        e->tput[c] = exam_tput(e, c);
         if (e->tput[c] > e->tput[best])
             best = c;
     }
@@ -120,11 +127,27 @@ static void choose(struct orth_sel *s, struct orth_entry *e)
     e->exams++;
 }
 
+/* a candidate whose calls but the slowest are all ORTH_GIVE_UP times slower
+ * than an already examined one stops early (from its second call on): its
+ * remaining trials could not make it win, only cost */
+static int hopeless(const struct orth_entry *e, int c)
+{
+    double best = 0, mine;
+    if (e->n[c] < 2)
+        return 0;
+    for (int k = 0; k < c; k++)
+        best = exam_tput(e, k) > best ? exam_tput(e, k) : best;
+    double t = e->time[c] - e->slow_time[c];
+    mine = (e->bytes[c] - e->slow_bytes[c]) / (t < ORTH_MIN_TIME ? ORTH_MIN_TIME : t);
+    return mine * ORTH_GIVE_UP < best;
+}
+
 static int examine(struct orth_sel *s, struct orth_entry *e, int c, double bytes, double time)
 {
     add_call(&e->bytes[c], &e->time[c], &e->slow_bytes[c], &e->slow_time[c], bytes, time);
+    e->n[c]++;
     e->exam_time += time;
-    if (++e->trial < s->trials)
+    if (++e->trial < s->trials && !hopeless(e, c))
         return 0;
     e->trial = 0;
     if (++e->cur < s->ncand)

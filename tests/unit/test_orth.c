@@ -195,6 +195,35 @@ START_TEST(one_outlier_call_does_not_decide)
 }
 END_TEST
 
+/* a candidate 2x slower than an examined one in all its calls but the slowest
+ * stops after two calls; one slow first call does not stop it */
+START_TEST(hopeless_candidate_stops_early)
+{
+    struct orth_sel s;
+    struct orth_sig sig = sig_of(1 << 20);
+    double t[3] = { 0.1, 0.35, 0.15 };
+    orth_sel_init(&s, 3, 3, 0.15);
+    int seq[8], want[8] = { 0, 0, 0, 1, 1, 2, 2, 2 };
+    for (int i = 0; i < 8; i++)
+        seq[i] = call(&s, &sig, t, NULL);
+    for (int i = 0; i < 8; i++)
+        ck_assert_int_eq(seq[i], want[i]);
+    struct orth_entry *e = orth_sel_entry(&s, &sig);
+    ck_assert_int_eq(e->phase, ORTH_CHOSEN);
+    ck_assert_int_eq(e->winner, 0);
+    ck_assert(e->tput[1] > 0 && e->tput[1] < e->tput[2]);
+    /* candidate 1: a slow first call (first use), then fast: examined fully */
+    orth_sel_init(&s, 2, 3, 0.15);
+    double per_call[6] = { 0.1, 0.1, 0.1, 0.9, 0.09, 0.09 };
+    for (int i = 0; i < 6; i++) {
+        e = orth_sel_entry(&s, &sig);
+        ck_assert_int_eq(orth_sel_pick(e), i < 3 ? 0 : 1);
+        orth_sel_record(&s, e, orth_sel_pick(e), (double) sig.bytes, per_call[i]);
+    }
+    ck_assert_int_eq(orth_sel_entry(&s, &sig)->winner, 1);
+}
+END_TEST
+
 /* the call's one reduction: sums, the slowest time, and agreement */
 START_TEST(reduction_sums_max_and_detects_disagreement)
 {
@@ -291,6 +320,7 @@ Suite *orth_suite(void)
     tcase_add_test(tc, table_evicts_least_recently_used);
     tcase_add_test(tc, single_candidate_and_zero_time);
     tcase_add_test(tc, one_outlier_call_does_not_decide);
+    tcase_add_test(tc, hopeless_candidate_stops_early);
     tcase_add_test(tc, reduction_sums_max_and_detects_disagreement);
     tcase_add_test(tc, digest_changes_with_the_state);
     tcase_add_test(tc, table_round_trip);
