@@ -58,6 +58,7 @@ static void start_examination(struct orth_entry *e)
     memset(e->slow_bytes, 0, sizeof(e->slow_bytes));
     memset(e->slow_time, 0, sizeof(e->slow_time));
     memset(e->n, 0, sizeof(e->n));
+    memset(e->out, 0, sizeof(e->out));
 }
 
 struct orth_entry *orth_sel_entry(struct orth_sel *s, const struct orth_sig *sig)
@@ -127,31 +128,55 @@ static void choose(struct orth_sel *s, struct orth_entry *e)
     e->exams++;
 }
 
-/* a candidate whose calls but the slowest are all ORTH_GIVE_UP times slower
- * than an already examined one stops early (from its second call on): its
- * remaining trials could not make it win, only cost */
-static int hopeless(const struct orth_entry *e, int c)
+/* candidate c's calls but the slowest (from 2 calls on) */
+static double best_case(const struct orth_entry *e, int c)
 {
-    double best = 0, mine;
-    if (e->n[c] < 2)
-        return 0;
-    for (int k = 0; k < c; k++)
-        best = exam_tput(e, k) > best ? exam_tput(e, k) : best;
     double t = e->time[c] - e->slow_time[c];
-    mine = (e->bytes[c] - e->slow_bytes[c]) / (t < ORTH_MIN_TIME ? ORTH_MIN_TIME : t);
-    return mine * ORTH_GIVE_UP < best;
+    return (e->bytes[c] - e->slow_bytes[c]) / (t < ORTH_MIN_TIME ? ORTH_MIN_TIME : t);
 }
 
+/* after a round: candidates whose calls but the slowest are all ORTH_GIVE_UP
+ * times slower than another's sit out the remaining rounds (they could not
+ * win, only cost); the best never does */
+static void give_up_hopeless(const struct orth_sel *s, struct orth_entry *e)
+{
+    double best = 0;
+    for (int c = 0; c < s->ncand; c++)
+        if (!e->out[c] && e->n[c] >= 2 && best_case(e, c) > best)
+            best = best_case(e, c);
+    for (int c = 0; c < s->ncand; c++)
+        if (e->n[c] >= 2 && best_case(e, c) * ORTH_GIVE_UP < best)
+            e->out[c] = 1;
+}
+
+/* the next candidate of the round after cur, or the first of the next round */
+static int next_candidate(const struct orth_sel *s, const struct orth_entry *e, int after)
+{
+    for (int c = after + 1; c < s->ncand; c++)
+        if (!e->out[c])
+            return c;
+    return -1;
+}
+
+/* an examination runs the candidates in rounds, one call each per round, so
+ * a drift during the examination (page cache filling, read-ahead ramping up,
+ * other jobs) hits them alike; `trials` rounds, then the choice */
 static int examine(struct orth_sel *s, struct orth_entry *e, int c, double bytes, double time)
 {
     add_call(&e->bytes[c], &e->time[c], &e->slow_bytes[c], &e->slow_time[c], bytes, time);
     e->n[c]++;
     e->exam_time += time;
-    if (++e->trial < s->trials && !hopeless(e, c))
+    int next = next_candidate(s, e, c);
+    if (next >= 0) {
+        e->cur = next;
         return 0;
-    e->trial = 0;
-    if (++e->cur < s->ncand)
+    }
+    if (++e->trial >= 2)
+        give_up_hopeless(s, e);
+    if (e->trial < s->trials) {
+        e->cur = next_candidate(s, e, -1);
         return 0;
+    }
     choose(s, e);
     return 1;
 }

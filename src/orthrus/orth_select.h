@@ -25,10 +25,11 @@ struct orth_entry {
     struct orth_sig sig;
     enum orth_phase phase;
     int cur;                    /* candidate under examination, or the winner */
-    int trial;                  /* calls done by cur in this examination */
+    int trial;                  /* rounds done in this examination */
     double bytes[ORTH_MAX_CAND], time[ORTH_MAX_CAND];  /* examination sums */
     double slow_bytes[ORTH_MAX_CAND], slow_time[ORTH_MAX_CAND];        /* slowest call */
     int n[ORTH_MAX_CAND];       /* calls of each candidate in this examination */
+    int out[ORTH_MAX_CAND];     /* given up in this examination */
     double tput[ORTH_MAX_CAND]; /* last examination's throughputs (B/s) */
     int winner;                 /* the last examination's winner (-1: none yet) */
     double winner_avg;          /* the winner's examination throughput */

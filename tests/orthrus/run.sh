@@ -93,13 +93,13 @@ assert len(rows) == 2 * 3 * 2 * 4, len(rows)    # 2 files x 3 loops x 2 patterns
 for op in ("write", "read"):
     for sig in set(r["signature"] for r in rows if r["op"] == op):
         mine = [r for r in rows if r["op"] == op and r["signature"] == sig]
-        # the rotation, 3 calls each (2 for a candidate given up on as
-        # hopeless; never the first), ended by the winner's choice
+        # rounds of one call per candidate; after round 2 a hopeless one
+        # may sit out round 3; ended by the winner's choice
         end = next(i for i, r in enumerate(mine) if r["event"].startswith("chose:"))
         cands = [r["candidate"] for r in mine[:end + 1]]
-        runs = [(c, cands.count(c)) for c in ("two_phase", "core_first", "disk_first")]
-        assert cands == sum(([c] * n for c, n in runs), []), cands
-        assert runs[0][1] == 3 and all(n in (2, 3) for c, n in runs[1:]), runs
+        rot = ["two_phase", "core_first", "disk_first"]
+        assert cands[:6] == rot * 2 and 7 <= len(cands) <= 9, cands
+        assert cands[6:] == [c for c in rot if c in cands[6:]], cands
         assert all(r["phase"] == "examining" for r in mine[:end + 1]), mine
         won = mine[end]["event"][6:]
         assert all(r["candidate"] == won and r["phase"] == "chosen" for r in mine[end + 1:]), mine
