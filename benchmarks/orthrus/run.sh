@@ -2,8 +2,10 @@
 # Orthrus sweeps through the harness: 2 ranks on 2 emulated nodes, each
 # candidate forced vs enable vs stock, write then cold read.
 #   matrix    (seed section 3.2): block size swept, matrix.json
+#   matrix-depth: access depth swept at 64 KiB blocks, matrix-depth.json
+#   matrix-4m: 4 MiB blocks, depth 1, 40 calls, matrix-4m.json
 #   noncontig (seed section 3.3): elmtcount swept, noncontig.json
-# usage: run.sh [matrix|noncontig|all] [harness options, e.g. --reps 5]
+# usage: run.sh [matrix|matrix-depth|matrix-4m|noncontig|all] [harness options, e.g. --reps 5]
 # Env: XT_PREFIX XT_BUILDDIR.  Output: $XT_BUILDDIR/bench-out/orthrus/
 # (orthrus-<bench>.{csv,md} from the harness, orthrus-<bench>-targets.md and
 # orthrus-<bench>-sweep.png from summary.py).
@@ -13,9 +15,10 @@ out=$XT_BUILDDIR/bench-out/orthrus
 which=${1:-all}
 [ $# -gt 0 ] && shift
 case $which in
-    all) benches="matrix noncontig" ;;
-    matrix|noncontig) benches=$which ;;
-    *) echo "usage: run.sh [matrix|noncontig|all] [harness options]" >&2; exit 2 ;;
+    all) benches="matrix matrix-depth matrix-4m noncontig" ;;
+    matrix|matrix-depth|matrix-4m|noncontig) benches=$which ;;
+    *) echo "usage: run.sh [matrix|matrix-depth|matrix-4m|noncontig|all] [harness options]" >&2
+       exit 2 ;;
 esac
 work=${XT_BENCH_WORK:-$XT_BUILDDIR/bench-work}
 mkdir -p "$out" "$work"

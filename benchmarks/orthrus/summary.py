@@ -2,7 +2,7 @@
 """Orthrus Matrix / Noncontig benchmarks: the issue's targets from the
 harness CSV, and the throughput-vs-sweep plot (seed Fig. 3 / Fig. 5).
 usage: summary.py CSV [--plot PNG]  -> markdown on stdout
-The sweep column is `block` (Matrix) or `elmtcount` (Noncontig)."""
+The sweep column is `block` or `depth` (Matrix) or `elmtcount` (Noncontig)."""
 import argparse
 import csv
 import statistics
@@ -14,7 +14,9 @@ CONFIGS = ("stock",) + FORCED + ("enable", "enable_table")
 
 def load(path):
     rows = list(csv.DictReader(open(path)))
-    key = "block" if "block" in rows[0] else "elmtcount"
+    # the swept column: the first of these with more than one value
+    keys = [k for k in ("depth", "elmtcount", "block") if k in rows[0]]
+    key = next((k for k in keys if len({r[k] for r in rows}) > 1), keys[-1])
     vals = defaultdict(list)
     runs = defaultdict(lambda: defaultdict(list))
     for r in rows:
