@@ -49,7 +49,6 @@ struct orth_state {
     struct orth_pending pend;
     MPI_Op op;                  /* orth_red_combine over one record */
     MPI_Datatype rec;           /* ORTH_R_N int64 */
-    int opened;
     int64_t ncalls, disagreements;
     int64_t rounds;             /* exchange rounds run by core_first/disk_first */
     double t_open;

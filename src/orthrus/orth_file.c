@@ -184,7 +184,6 @@ int orth_open(ADIO_File fd, void *state)
     MPI_Type_contiguous(ORTH_R_N, MPI_INT64_T, &st->rec);
     MPI_Type_commit(&st->rec);
     MPI_Op_create(reduce_fn, 1, &st->op);
-    st->opened = 1;
     open_log(fd, st);
     if (st->forced < 0)
         load_table(fd, st);
@@ -195,8 +194,6 @@ void orth_close(ADIO_File fd, void *state, int *err)
 {
     struct orth_state *st = state;
     (void) err;
-    if (!st->opened)
-        return;
     if (st->pend.active) {      /* the last call's timing */
         int64_t loc[ORTH_R_N] = { 0 }, r[ORTH_R_N];
         orth_fill_record(st, loc);

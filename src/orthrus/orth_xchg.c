@@ -151,8 +151,9 @@ static int clip(const struct xchg *x, int t, int r, ADIO_Offset * off, ADIO_Offs
     return 1;
 }
 
-/* the sender's side of round r: copies each window's bytes between the
- * packed stream and the round buffer (to_round: stream -> round buffer) */
+/* the sender's side of round r: the bytes per aggregator, and (rbuf not
+ * NULL) each window's bytes copied between the packed stream and the round
+ * buffer (to_round: stream -> round buffer) */
 static void sender_round(struct xchg *x, int r, char *stream, char *rbuf, int to_round)
 {
     int64_t at = 0;
@@ -163,7 +164,8 @@ static void sender_round(struct xchg *x, int r, char *stream, char *rbuf, int to
             if (!clip(x, t, r, &off, &len))
                 continue;
             char *s = stream + x->spos[k] + (off - x->soff[k]);
-            memcpy(to_round ? rbuf + at : s, to_round ? s : rbuf + at, len);
+            if (rbuf)
+                memcpy(to_round ? rbuf + at : s, to_round ? s : rbuf + at, len);
             at += len;
             x->sb[t] += (int) len;
         }
@@ -205,7 +207,7 @@ static void run_rounds(struct orth_call *c, struct xchg *x, char *stream, int *e
             if (*err == MPI_SUCCESS)
                 orth_aggregate(c->fd, &g, rbuf, 1, err);
         } else {
-            sender_round(x, r, stream, sbuf, 1);        /* counts only: data comes back */
+            sender_round(x, r, stream, NULL, 0);        /* counts only: data comes back */
             if (*err == MPI_SUCCESS)
                 orth_aggregate(c->fd, &g, rbuf, 0, err);
             MPI_Alltoallv(rbuf, x->rb, x->rbd, MPI_BYTE, sbuf, x->sb, x->sbd, MPI_BYTE, comm);
