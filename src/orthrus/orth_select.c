@@ -9,29 +9,33 @@
  * throughput: one descheduled process or first-use cost (a connection set up,
  * a buffer allocated) would otherwise decide the examination */
 #define ORTH_TRIM_FROM 3
+/* from round 2, a candidate this many times slower than another sits out */
 #define ORTH_GIVE_UP 2.0
 
-/* adds one call to a window's sums, remembering its slowest call */
-static void add_call(double *bytes, double *time, double *slow_bytes, double *slow_time,
-                     double b, double t)
+/* adds one call to a window, remembering its slowest call */
+static void add_call(struct orth_window *w, double b, double t)
 {
-    *bytes += b;
-    *time += t;
-    if (t > *slow_time) {
-        *slow_time = t;
-        *slow_bytes = b;
+    w->bytes += b;
+    w->time += t;
+    w->n++;
+    if (t > w->slow_time) {
+        w->slow_time = t;
+        w->slow_bytes = b;
     }
 }
 
-/* a window's throughput, without its slowest call when it has enough calls */
-static double window_tput(double bytes, double time, double slow_bytes, double slow_time,
-                          int calls)
+/* a window's throughput, without its slowest call when trim */
+static double rate(const struct orth_window *w, int trim)
 {
-    if (calls >= ORTH_TRIM_FROM) {
-        bytes -= slow_bytes;
-        time -= slow_time;
-    }
+    double bytes = w->bytes - (trim ? w->slow_bytes : 0);
+    double time = w->time - (trim ? w->slow_time : 0);
     return bytes / (time < ORTH_MIN_TIME ? ORTH_MIN_TIME : time);
+}
+
+/* a window's throughput, without its slowest call when it has enough calls */
+static double window_tput(const struct orth_window *w)
+{
+    return rate(w, w->n >= ORTH_TRIM_FROM);
 }
 
 void orth_sel_init(struct orth_sel *s, int ncand, int trials, double threshold)
@@ -53,11 +57,7 @@ static void start_examination(struct orth_entry *e)
     e->phase = ORTH_EXAMINING;
     e->cur = 0;
     e->trial = 0;
-    memset(e->bytes, 0, sizeof(e->bytes));
-    memset(e->time, 0, sizeof(e->time));
-    memset(e->slow_bytes, 0, sizeof(e->slow_bytes));
-    memset(e->slow_time, 0, sizeof(e->slow_time));
-    memset(e->n, 0, sizeof(e->n));
+    memset(e->exam, 0, sizeof(e->exam));
     memset(e->out, 0, sizeof(e->out));
 }
 
@@ -92,19 +92,12 @@ int orth_sel_pick(const struct orth_entry *e)
     return e->cur;
 }
 
-/* candidate c's examination throughput after its e->n[c] calls */
-static double exam_tput(const struct orth_entry *e, int c)
-{
-    return window_tput(e->bytes[c], e->time[c], e->slow_bytes[c], e->slow_time[c], e->n[c]);
-}
-
 static void chosen(struct orth_entry *e, int w)
 {
     e->phase = ORTH_CHOSEN;
     e->cur = e->winner = w;
     e->winner_avg = e->tput[w];
-    e->mon_bytes = e->mon_time = e->mon_slow_bytes = e->mon_slow_time = 0;
-    e->mon_n = 0;
+    memset(&e->mon, 0, sizeof(e->mon));
 }
 
 void orth_sel_adopt(struct orth_sel *s, const struct orth_sig *sig, int w, const double *tput)
@@ -120,19 +113,12 @@ static void choose(struct orth_sel *s, struct orth_entry *e)
 {
     int best = 0;
     for (int c = 0; c < s->ncand; c++) {
-        e->tput[c] = exam_tput(e, c);
+        e->tput[c] = window_tput(&e->exam[c]);
         if (e->tput[c] > e->tput[best])
             best = c;
     }
     chosen(e, best);
     e->exams++;
-}
-
-/* candidate c's calls but the slowest (from 2 calls on) */
-static double best_case(const struct orth_entry *e, int c)
-{
-    double t = e->time[c] - e->slow_time[c];
-    return (e->bytes[c] - e->slow_bytes[c]) / (t < ORTH_MIN_TIME ? ORTH_MIN_TIME : t);
 }
 
 /* after a round: candidates whose calls but the slowest are all ORTH_GIVE_UP
@@ -142,10 +128,10 @@ static void give_up_hopeless(const struct orth_sel *s, struct orth_entry *e)
 {
     double best = 0;
     for (int c = 0; c < s->ncand; c++)
-        if (!e->out[c] && e->n[c] >= 2 && best_case(e, c) > best)
-            best = best_case(e, c);
+        if (!e->out[c] && e->exam[c].n >= 2 && rate(&e->exam[c], 1) > best)
+            best = rate(&e->exam[c], 1);
     for (int c = 0; c < s->ncand; c++)
-        if (e->n[c] >= 2 && best_case(e, c) * ORTH_GIVE_UP < best)
+        if (e->exam[c].n >= 2 && rate(&e->exam[c], 1) * ORTH_GIVE_UP < best)
             e->out[c] = 1;
 }
 
@@ -163,8 +149,7 @@ static int next_candidate(const struct orth_sel *s, const struct orth_entry *e, 
  * other jobs) hits them alike; `trials` rounds, then the choice */
 static int examine(struct orth_sel *s, struct orth_entry *e, int c, double bytes, double time)
 {
-    add_call(&e->bytes[c], &e->time[c], &e->slow_bytes[c], &e->slow_time[c], bytes, time);
-    e->n[c]++;
+    add_call(&e->exam[c], bytes, time);
     e->exam_time += time;
     int next = next_candidate(s, e, c);
     if (next >= 0) {
@@ -198,13 +183,11 @@ static double runner_up(const struct orth_sel *s, const struct orth_entry *e)
  * several noisy candidates is biased high, so a drop alone is common) */
 static int monitor(struct orth_sel *s, struct orth_entry *e, double bytes, double time)
 {
-    add_call(&e->mon_bytes, &e->mon_time, &e->mon_slow_bytes, &e->mon_slow_time, bytes, time);
-    if (++e->mon_n < s->trials)
+    add_call(&e->mon, bytes, time);
+    if (e->mon.n < s->trials)
         return 0;
-    double tput = window_tput(e->mon_bytes, e->mon_time, e->mon_slow_bytes, e->mon_slow_time,
-                              e->mon_n);
-    e->mon_bytes = e->mon_time = e->mon_slow_bytes = e->mon_slow_time = 0;
-    e->mon_n = 0;
+    double tput = window_tput(&e->mon);
+    memset(&e->mon, 0, sizeof(e->mon));
     double second = runner_up(s, e);
     if (s->ncand < 2 || tput >= (1 - s->threshold) * e->winner_avg || tput >= second)
         return 0;
@@ -230,7 +213,7 @@ int64_t orth_sel_digest(const struct orth_sel *s)
     for (int i = 0; i < s->nsig; i++) {
         const struct orth_entry *e = &s->sigs[i];
         int64_t v[] = { e->sig.bytes, e->sig.nreqs, e->phase, e->cur, e->trial, e->winner,
-            e->mon_n, e->calls, (int64_t) e->last_use
+            e->mon.n, e->calls, (int64_t) e->last_use
         };
         for (size_t k = 0; k < sizeof(v) / sizeof(v[0]); k++)
             h = (h ^ (uint64_t) v[k]) * 1099511628211ULL;

@@ -21,21 +21,25 @@ struct orth_sig {
 
 enum orth_phase { ORTH_EXAMINING, ORTH_CHOSEN };
 
+/* a run of calls (a candidate's in an examination, or a monitoring window):
+ * sums, and the slowest call, which is left out from 3 calls on */
+struct orth_window {
+    double bytes, time;
+    double slow_bytes, slow_time;
+    int n;
+};
+
 struct orth_entry {
     struct orth_sig sig;
     enum orth_phase phase;
     int cur;                    /* candidate under examination, or the winner */
     int trial;                  /* rounds done in this examination */
-    double bytes[ORTH_MAX_CAND], time[ORTH_MAX_CAND];  /* examination sums */
-    double slow_bytes[ORTH_MAX_CAND], slow_time[ORTH_MAX_CAND];        /* slowest call */
-    int n[ORTH_MAX_CAND];       /* calls of each candidate in this examination */
+    struct orth_window exam[ORTH_MAX_CAND];     /* each candidate's calls */
     int out[ORTH_MAX_CAND];     /* given up in this examination */
     double tput[ORTH_MAX_CAND]; /* last examination's throughputs (B/s) */
     int winner;                 /* the last examination's winner (-1: none yet) */
     double winner_avg;          /* the winner's examination throughput */
-    double mon_bytes, mon_time; /* monitoring window of the winner */
-    double mon_slow_bytes, mon_slow_time;
-    int mon_n;
+    struct orth_window mon;     /* monitoring window of the winner */
     int64_t calls, exams, reexams;
     int adopted;                /* the winner came from a saved table */
     double why[3];              /* last re-examination: window, winner's average, runner-up */

@@ -31,7 +31,7 @@ static struct orth_entry *exam(struct orth_sel *s, const struct orth_sig *sig, d
         struct orth_entry *e = orth_sel_entry(s, sig);
         int c = orth_sel_pick(e);
         ck_assert_int_eq(c, i % s->ncand);      /* rounds: one call per candidate */
-        orth_sel_record(s, e, c, (double) sig->bytes, t[c][e->n[c]]);
+        orth_sel_record(s, e, c, (double) sig->bytes, t[c][e->exam[c].n]);
     }
     return orth_sel_entry(s, sig);
 }
@@ -222,7 +222,7 @@ START_TEST(hopeless_candidate_stops_early)
     double first[2][3] = { {0.1, 0.1, 0.1}, {0.9, 0.09, 0.09} };
     orth_sel_init(&s, 2, 3, 0.15);
     e = exam(&s, &sig, first, 6);
-    ck_assert_int_eq(e->n[1], 3);
+    ck_assert_int_eq(e->exam[1].n, 3);
     ck_assert_int_eq(e->winner, 1);
 }
 END_TEST
