@@ -130,8 +130,10 @@ def same_files(client, ref_dir, run_dir, apps, prefix):
 # ---- Orthrus's choice from the stats records ------------------------------------
 
 def orthrus_choice(stats_file):
-    """'candidate:count' per winner over all files' Orthrus signatures."""
-    wins = {}
+    """Orthrus's decisions over all files of a run, from the stats records:
+    'chose W:n ...' (winners of the access-pattern signatures) and
+    'ran C:n ...' (collective calls run by each candidate, examination included)."""
+    wins, runs, stock = {}, {}, 0
     if not os.path.exists(stats_file):
         return ""
     for line in open(stats_file):
@@ -140,11 +142,14 @@ def orthrus_choice(stats_file):
         orth = json.loads(line).get("features", {}).get("orthrus")
         if not isinstance(orth, dict):
             continue
+        stock += orth.get("stock_calls", 0)
+        for cand, n in orth.get("runs", {}).items():
+            runs[cand] = runs.get(cand, 0) + n
         for sig in orth.get("signatures", []):
-            winner = sig.get("winner")
-            if winner:
-                wins[winner] = wins.get(winner, 0) + 1
-    return " ".join(f"{w}:{n}" for w, n in sorted(wins.items()))
+            if sig.get("winner"):
+                wins[sig["winner"]] = wins.get(sig["winner"], 0) + 1
+    fmt = lambda d: " ".join(f"{k}:{v}" for k, v in sorted(d.items()) if v) or "none"
+    return f"chose {fmt(wins)}, ran {fmt(runs)}, stock calls {stock}"
 
 
 # ---- running -------------------------------------------------------------------
