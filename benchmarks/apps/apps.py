@@ -103,7 +103,7 @@ def netcdf_vars(apps, path):
     dump = subprocess.run([os.path.join(apps, "pnetcdf", "bin", "ncmpidump"), "-h", path],
                           capture_output=True, text=True)
     body = dump.stdout.split("variables:", 1)[-1].split("// global attributes", 1)[0]
-    return re.findall(r"^\t\w+ (\w+)\(", body, re.M)
+    return re.findall(r"^\t[a-z]+ (\w+).*;$", body, re.M)
 
 
 def same_files(client, ref_dir, run_dir, apps, prefix):
@@ -121,7 +121,9 @@ def same_files(client, ref_dir, run_dir, apps, prefix):
             return f"no variables in {a}"
         diff = subprocess.run([os.path.join(prefix, "bin", "mpiexec"), "-n", "1",
                                os.path.join(apps, "bin", "ncmpidiff"), "-q", "-v",
-                               ",".join(names), a, b], capture_output=True, text=True)
+                               ",".join(names), a, b], capture_output=True, text=True,
+                              env={k: v for k, v in os.environ.items()
+                                   if k not in harness.SCRUBBED_ENV})
         if diff.returncode != 0:
             return f"{name}: ncmpidiff found differences: {(diff.stdout + diff.stderr)[-300:]}"
     return None
@@ -255,7 +257,20 @@ def plot(rows, names, args, path):
     harness.plot(["client", "phase"], groups, [n for n in names], cfg, path)
 
 
+def compare_main(argv):
+    """apps.py --compare PREFIX APPS REF_DIR RUN_DIR FILE...: FLASH-IO files
+    (netCDF, every variable) equal?  Exit 1 with the reason if not."""
+    prefix, apps, ref, run = argv[:4]
+    client = {"files": argv[4:], "compare": "netcdf"}
+    problem = same_files(client, ref, run, apps, prefix)
+    print(problem or f"{len(client['files'])} file(s): every variable equal")
+    return 1 if problem else 0
+
+
 def main(argv=None):
+    argv = sys.argv[1:] if argv is None else argv
+    if argv[:1] == ["--compare"]:
+        return compare_main(argv[1:])
     p = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     p.add_argument("--prefix", required=True)
     p.add_argument("--apps", required=True, help="scripts/build-apps.sh's output directory")
@@ -264,7 +279,7 @@ def main(argv=None):
     p.add_argument("--reps", type=int, default=3)
     p.add_argument("--ranks", type=int, default=2)
     p.add_argument("--timeout", type=int, default=600)
-    p.add_argument("--clients", default="flash_io_16,coll_perf",
+    p.add_argument("--clients", default="flash_io_16,flash_io_8,coll_perf",
                    help="comma list of flash_io_8, flash_io_16, coll_perf, ior")
     p.add_argument("--ior", default="", help="IOR install (DIR/bin/ior); adds the ior client")
     p.add_argument("--only", help="comma list of config names (stock is always run)")
