@@ -69,6 +69,9 @@ give_up() {
     exit 0
 }
 
+[ -x "$prefix/bin/mpif90" ] ||
+    give_up "no $prefix/bin/mpif90 (MPICH was configured without Fortran; FLASH-IO is Fortran)"
+
 # download and verify (like get-mpich.sh)
 mkdir -p "$dl"
 dsc=$dl/pnetcdf_$pncdeb.dsc
