@@ -6,4 +6,4 @@ apt-get update -q
 apt-get install -y -q --no-install-recommends \
     build-essential gfortran autoconf automake libtool pkg-config make patch xz-utils \
     dpkg-dev ca-certificates check python3 python3-matplotlib \
-    libhdf5-mpich-dev mpich valgrind
+    libhdf5-mpich-dev mpich valgrind m4
