@@ -103,7 +103,7 @@ echo "build-apps: building PnetCDF $pncver with $prefix/bin/mpicc and mpif90 (a 
 pbuild=$apps/pnetcdf-build pinst=$apps/pnetcdf
 rm -rf "$pbuild" "$pinst" && mkdir -p "$pbuild"
 (cd "$pbuild" && "$pncsrc/configure" --prefix="$pinst" --disable-cxx --disable-shared \
-    MPICC="$prefix/bin/mpicc" MPIF77="$prefix/bin/mpif77" MPIF90="$prefix/bin/mpif90") \
+    SEQ_CC="${SEQ_CC:-gcc}" MPICC="$prefix/bin/mpicc" MPIF77="$prefix/bin/mpif77" MPIF90="$prefix/bin/mpif90") \
     >> "$log" 2>&1 || give_up "PnetCDF's configure failed"
 make -C "$pbuild" -j2 >> "$log" 2>&1 || give_up "building PnetCDF failed"
 make -C "$pbuild" install >> "$log" 2>&1 || give_up "installing PnetCDF failed"
