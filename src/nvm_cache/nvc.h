@@ -29,13 +29,19 @@ struct nvc_flush_policy {
     size_t (*release_after_write)(const struct nvc_queue *q);
 };
 
-/* e10_cache enable | coherent: what guards a cached extent in the global file */
+/* e10_cache enable | coherent | strict: what guards a cached extent in the global file */
 struct nvc_lock_policy {
     const char *name;
     /* main thread, before an extent is cached; 0 or an MPI error code */
     int (*before_cache)(struct nvc_state *st, ADIO_File fd, int64_t off, int64_t len);
     /* whichever thread sees the queue idle, with st->mu held */
     void (*when_idle)(struct nvc_state *st);
+    /* main thread, around a read of [off, off+len) (len 0: to the end of
+     * the file) after this process's own unsynced data there is synced:
+     * read_begin returns 1 when it took a lock that read_end releases */
+    int (*read_begin)(struct nvc_state *st, ADIO_File fd, int64_t off, int64_t len);
+    void (*read_end)(struct nvc_state *st, ADIO_File fd, int64_t off, int64_t len);
+    int readers_wait;           /* read_begin waits for other processes' cached data */
 };
 
 struct nvc_state {

@@ -161,8 +161,12 @@ static void ADIOI_NVC_ReadContig(ADIO_File fd, void *buf, int count, MPI_Datatyp
         xt_count(fd, &nvc_layer, NVC_C_READ_WAITS, 1);
         nvc_drain(st, upto);
     }
+    int64_t len = nbytes(count, dt);
+    int locked = len > 0 && st->lock->read_begin(st, fd, off, len);
     xt_lower(fd, &nvc_layer)->ADIOI_xxx_ReadContig(fd, buf, count, dt, fpt, offset, status,
                                                    error_code);
+    if (locked)
+        st->lock->read_end(st, fd, off, len);
 }
 
 /* collective and strided calls: settle first, then ROMIO's code, whose
@@ -183,6 +187,15 @@ NVC_COLL_OP(WriteColl, ADIOI_xxx_WriteStridedColl, const, ADIO_Status *)
 NVC_COLL_OP(ReadColl, ADIOI_xxx_ReadStridedColl, , ADIO_Status *)
 NVC_COLL_OP(IwriteColl, ADIOI_xxx_IwriteStridedColl, const, ADIO_Request *)
 NVC_COLL_OP(IreadColl, ADIOI_xxx_IreadStridedColl, , ADIO_Request *)
+
+/* a layer above runs a collective call itself: settle as for ours */
+static void nvc_coll(ADIO_File fd, void *state, const struct xt_coll *c, int end)
+{
+    struct nvc_state *st = state;
+    if (!end)
+        settle_collective(fd, c->count, c->dt, c->fpt, c->off);
+    st->in_coll += end ? -1 : 1;
+}
 
 /* independent strided writes read-modify-write under ROMIO's lock, while
  * other processes may do the same: straight to the global file.  Inside a
@@ -224,9 +237,16 @@ static void ADIOI_NVC_Fcntl(ADIO_File fd, int flag, ADIO_Fcntl_t * fs, int *erro
     if (flag == ADIO_FCNTL_SET_DISKSPACE || flag == ADIO_FCNTL_SET_ATOMICITY)
         nvc_drain(st, SIZE_MAX);
     int direct = flag == ADIO_FCNTL_SET_DISKSPACE;      /* preallocation writes go direct */
+    int locked = 0;
+    if (flag == ADIO_FCNTL_GET_FSIZE && st->lock->readers_wait) {
+        nvc_drain(st, SIZE_MAX);        /* strict: other processes' cached data counts */
+        locked = st->lock->read_begin(st, fd, 0, 0);
+    }
     __atomic_add_fetch(&st->bypass, direct, __ATOMIC_RELEASE);
     lower->ADIOI_xxx_Fcntl(fd, flag, fs, error_code);
     __atomic_sub_fetch(&st->bypass, direct, __ATOMIC_RELEASE);
+    if (locked)
+        st->lock->read_end(st, fd, 0, 0);
     if (flag == ADIO_FCNTL_GET_FSIZE && *error_code == MPI_SUCCESS) {
         pthread_mutex_lock(&st->mu);
         if (st->q.max_end > fs->fsize)
@@ -279,4 +299,5 @@ const struct xt_layer nvc_layer = {
     .counters = nvc_counter_names,
     .ncounters = NVC_NCOUNTERS,
     .report = nvc_report,
+    .coll = nvc_coll,
 };

@@ -320,6 +320,27 @@ static void settle_hints(ADIO_File fd, struct xt_file *xf, struct pf_range *rang
     }
 }
 
+/* A process's buffer would keep data that other processes' writes change
+ * without any call on this process (independent write, MPI_Barrier, read:
+ * stock ROMIO and the page cache get it right, HDF5 relies on it).  So on a
+ * file open for writing the buffer method becomes fadvise, whose data stays
+ * in the kernel's page cache, coherent with every write; rank 0 says so once
+ * per job. */
+static void writable_method(ADIO_File fd, struct xt_file *xf)
+{
+    static int warned;
+    struct xt_hint_value *m = &xf->hints[XT_H_PF_METHOD];
+    if (m->i != 1 || (fd->access_mode & ADIO_RDONLY))
+        return;
+    m->i = 0;
+    snprintf(m->s, sizeof(m->s), "%s", pf_methods[0]->name);
+    if (xf->rank == 0 && !warned)
+        fprintf(stderr, "romio-xt: warning: hint romio_prefetch_method: 'buffer' could return "
+                "stale data on a file open for writing ('%s' and any later such file in this "
+                "job); using 'fadvise'\n", fd->filename);
+    warned = 1;
+}
+
 /* collective; the answer is the same on all ranks (same hints, same file
  * system, same access mode, same layers) */
 static int pf_open(ADIO_File fd, void *st)
@@ -331,7 +352,9 @@ static int pf_open(ADIO_File fd, void *st)
     int nranges;
     if (fd->orig_access_mode & MPI_MODE_WRONLY)
         return 1;
-    if (!xt_direct_io_ok(fd, &pf_layer))
+    writable_method(fd, xf);
+    /* fadvise reads through the table below; buffer preads fd->fd_sys */
+    if (xf->hints[XT_H_PF_METHOD].i == 1 && !xt_direct_io_ok(fd, &pf_layer))
         why = "a layer below it keeps data the file lacks (e.g. e10_cache)";
     else if (!posix_fs(fd))
         why = "the file system has no POSIX file descriptor";
