@@ -42,6 +42,9 @@ struct nvc_lock_policy {
     int (*read_begin)(struct nvc_state *st, ADIO_File fd, int64_t off, int64_t len);
     void (*read_end)(struct nvc_state *st, ADIO_File fd, int64_t off, int64_t len);
     int readers_wait;           /* read_begin waits for other processes' cached data */
+    /* before_cache's locks stay until the queue is idle: a sync thread must
+     * not unlock an item's range (a later overlapping extent may be unsynced) */
+    int holds_extents;
 };
 
 struct nvc_state {
@@ -74,6 +77,10 @@ extern const struct xt_layer nvc_layer;
 extern const struct nvc_flush_policy nvc_flush_policies[];   /* by hint choice */
 extern const struct nvc_lock_policy nvc_lock_policies[];     /* by e10_cache choice */
 
+/* main thread, leaving a bypass section: release idle locks (when_idle) */
+void nvc_bypass_end(struct nvc_state *st, int direct);
+/* when nothing is queued, the lock policy's when_idle */
+void nvc_release_idle(struct nvc_state *st);
 /* nvc_sync.c: the thread pool */
 int nvc_threads_start(struct nvc_state *st, int n);
 void nvc_threads_stop(struct nvc_state *st);

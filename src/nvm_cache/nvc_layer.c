@@ -210,7 +210,7 @@ static void ADIOI_NVC_WriteStrided(ADIO_File fd, const void *buf, int count, MPI
     __atomic_add_fetch(&st->bypass, direct, __ATOMIC_RELEASE);
     xt_lower(fd, &nvc_layer)->ADIOI_xxx_WriteStrided(fd, buf, count, dt, fpt, off, status,
                                                      error_code);
-    __atomic_sub_fetch(&st->bypass, direct, __ATOMIC_RELEASE);
+    nvc_bypass_end(st, direct);
 }
 
 /* MPI_File_sync: everything synced, then the global file flushed */
@@ -244,7 +244,7 @@ static void ADIOI_NVC_Fcntl(ADIO_File fd, int flag, ADIO_Fcntl_t * fs, int *erro
     }
     __atomic_add_fetch(&st->bypass, direct, __ATOMIC_RELEASE);
     lower->ADIOI_xxx_Fcntl(fd, flag, fs, error_code);
-    __atomic_sub_fetch(&st->bypass, direct, __ATOMIC_RELEASE);
+    nvc_bypass_end(st, direct);
     if (locked)
         st->lock->read_end(st, fd, 0, 0);
     if (flag == ADIO_FCNTL_GET_FSIZE && *error_code == MPI_SUCCESS) {

@@ -38,19 +38,32 @@ static void nothing_held(struct nvc_state *st)
     (void) st;
 }
 
-/* the extent stays write-locked in the global file until everything this
- * process cached is synced */
-static int lock_extent(struct nvc_state *st, ADIO_File fd, int64_t off, int64_t len)
+static void set_locking(struct nvc_state *st, int on)
 {
     pthread_mutex_lock(&st->mu);
-    st->locking = 1;
+    st->locking = on;
     pthread_mutex_unlock(&st->mu);
+}
+
+/* the extent stays write-locked in the global file until everything this
+ * process cached is synced.  When another process holds part of it, wait
+ * only after our own data is synced and unlocked: no process waits while
+ * holding locks, so two writers never wait for each other. */
+static int lock_extent(struct nvc_state *st, ADIO_File fd, int64_t off, int64_t len)
+{
     struct flock fl = {.l_type = F_WRLCK, .l_whence = SEEK_SET, .l_start = off, .l_len = len };
     int rc;
-    while ((rc = fcntl(fd->fd_sys, F_SETLKW, &fl)) != 0 && errno == EINTR)
-        continue;
-    if (rc)
-        return -errno;
+    set_locking(st, 1);
+    if (fcntl(fd->fd_sys, F_SETLK, &fl) != 0) {
+        set_locking(st, 0);
+        nvc_drain(st, SIZE_MAX);
+        nvc_release_idle(st);
+        set_locking(st, 1);
+        while ((rc = fcntl(fd->fd_sys, F_SETLKW, &fl)) != 0 && errno == EINTR)
+            continue;
+        if (rc)
+            return -errno;
+    }
     pthread_mutex_lock(&st->mu);
     st->locked = 1;
     pthread_mutex_unlock(&st->mu);
@@ -59,7 +72,9 @@ static int lock_extent(struct nvc_state *st, ADIO_File fd, int64_t off, int64_t 
 
 static void unlock_all(struct nvc_state *st)
 {
-    if (!st->locked || st->locking)
+    /* not while the main thread is inside ROMIO's own lock (bypass): the
+     * unlock would release it too; the main thread calls us when it leaves */
+    if (!st->locked || st->locking || __atomic_load_n(&st->bypass, __ATOMIC_ACQUIRE))
         return;
     struct flock fl = {.l_type = F_UNLCK, .l_whence = SEEK_SET, .l_start = 0, .l_len = 0 };
     if (fcntl(st->fd->fd_sys, F_SETLK, &fl) == 0)
@@ -107,9 +122,10 @@ static void no_read_unlock(struct nvc_state *st, ADIO_File fd, int64_t off, int6
 const struct nvc_lock_policy nvc_lock_policies[] = {
     {.name = "disable", .before_cache = no_lock, .when_idle = nothing_held, NVC_NO_READ_LOCK},
     {.name = "enable", .before_cache = no_lock, .when_idle = nothing_held, NVC_NO_READ_LOCK},
-    {.name = "coherent", .before_cache = lock_extent, .when_idle = unlock_all, NVC_NO_READ_LOCK},
+    {.name = "coherent", .before_cache = lock_extent, .when_idle = unlock_all, NVC_NO_READ_LOCK,
+     .holds_extents = 1},
     {.name = "strict", .before_cache = lock_extent, .when_idle = unlock_all,
-     .read_begin = read_lock, .read_end = read_unlock, .readers_wait = 1},
+     .read_begin = read_lock, .read_end = read_unlock, .readers_wait = 1, .holds_extents = 1},
 };
 #undef NVC_NO_READ_LOCK
 
