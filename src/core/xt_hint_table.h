@@ -74,8 +74,9 @@
       "window, POSIX_FADV_DONTNEED for blocks leaving it (the kernel's page cache holds the " \
       "data). buffer: a background thread reads the blocks into a bounded in-process cache " \
       "that serves the reads, for " \
-      "file systems that ignore fadvise; writes through this file handle invalidate it, " \
-      "MPI_File_sync empties it, atomic mode bypasses it.") \
+      "file systems that ignore fadvise; only for files opened read-only (a file open for " \
+      "writing runs without prefetch, one warning: other processes' writes would not show), " \
+      "atomic mode bypasses it.") \
     X(XT_H_E10_CACHE, "e10_cache", XT_ENUM, "disable", 0, 0, "disable|enable|coherent|strict", \
       XT_AGREE | XT_OPEN_ONLY, NULL, \
       "NVM write-behind (E10 name): contiguous writes (two-phase aggregators' and independent " \

@@ -43,7 +43,8 @@ struct nvc_lock_policy {
     void (*read_end)(struct nvc_state *st, ADIO_File fd, int64_t off, int64_t len);
     int readers_wait;           /* read_begin waits for other processes' cached data */
     /* before_cache's locks stay until the queue is idle: a sync thread must
-     * not unlock an item's range (a later overlapping extent may be unsynced) */
+     * not unlock an item's range (a later overlapping extent may be unsynced);
+     * collective calls sync everything */
     int holds_extents;
 };
 

@@ -41,11 +41,17 @@ static void settle_range(struct nvc_state *st, int64_t off, int64_t len)
 }
 
 /* collective: every process's unsynced data in the byte range this call
- * touches (on any rank) reaches the global file before the call starts */
+ * touches (on any rank) reaches the global file before the call starts
+ * (strict: all of it, so its locks are released) */
 static void settle_collective(ADIO_File fd, int count, MPI_Datatype dt, int fpt,
                               ADIO_Offset offset)
 {
     struct nvc_state *st = state(fd);
+    if (st->lock->holds_extents) {      /* strict: all synced and unlocked */
+        nvc_drain(st, SIZE_MAX);
+        nvc_release_idle(st);
+        return;
+    }
     pthread_mutex_lock(&st->mu);
     int pending = !nvc_queue_idle(&st->q), anyone = 0;
     pthread_mutex_unlock(&st->mu);

@@ -122,8 +122,7 @@ static void no_read_unlock(struct nvc_state *st, ADIO_File fd, int64_t off, int6
 const struct nvc_lock_policy nvc_lock_policies[] = {
     {.name = "disable", .before_cache = no_lock, .when_idle = nothing_held, NVC_NO_READ_LOCK},
     {.name = "enable", .before_cache = no_lock, .when_idle = nothing_held, NVC_NO_READ_LOCK},
-    {.name = "coherent", .before_cache = lock_extent, .when_idle = unlock_all, NVC_NO_READ_LOCK,
-     .holds_extents = 1},
+    {.name = "coherent", .before_cache = lock_extent, .when_idle = unlock_all, NVC_NO_READ_LOCK},
     {.name = "strict", .before_cache = lock_extent, .when_idle = unlock_all,
      .read_begin = read_lock, .read_end = read_unlock, .readers_wait = 1, .holds_extents = 1},
 };
