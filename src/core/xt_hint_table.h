@@ -83,10 +83,10 @@
       "ones) go to a per-process cache file in e10_cache_path and background threads copy " \
       "them to the global file; MPI_File_sync and MPI_File_close wait until all is copied. " \
       "coherent also holds a byte-range lock on the global file for each cached extent " \
-      "until it is synced. strict: coherent, plus every read (and MPI_File_get_size) " \
-      "waits for other processes' cached data in its range, so a write, MPI_Barrier, read " \
-      "of another process's data works without MPI_File_sync, as with stock ROMIO; " \
-      "implies flush_immediate.") \
+      "until it is synced. strict: only the writes of collective calls are cached and a " \
+      "collective write returns once they are synced, so no data is left unsynced between " \
+      "calls and a write, MPI_Barrier, read of another process's data works without " \
+      "MPI_File_sync, as with stock ROMIO; implies flush_immediate.") \
     X(XT_H_E10_CACHE_PATH, "e10_cache_path", XT_STRING, "", 0, 0, NULL, XT_OPEN_ONLY, NULL, \
       "Directory for the cache files, on node-local fast storage (NVMe, SSD, tmpfs). " \
       "Unset or unusable: one warning, the data goes straight to the global file.") \

@@ -36,16 +36,10 @@ struct nvc_lock_policy {
     int (*before_cache)(struct nvc_state *st, ADIO_File fd, int64_t off, int64_t len);
     /* whichever thread sees the queue idle, with st->mu held */
     void (*when_idle)(struct nvc_state *st);
-    /* main thread, around a read of [off, off+len) (len 0: to the end of
-     * the file) after this process's own unsynced data there is synced:
-     * read_begin returns 1 when it took a lock that read_end releases */
-    int (*read_begin)(struct nvc_state *st, ADIO_File fd, int64_t off, int64_t len);
-    void (*read_end)(struct nvc_state *st, ADIO_File fd, int64_t off, int64_t len);
-    int readers_wait;           /* read_begin waits for other processes' cached data */
-    /* before_cache's locks stay until the queue is idle: a sync thread must
-     * not unlock an item's range (a later overlapping extent may be unsynced);
-     * collective calls sync everything */
-    int holds_extents;
+    /* strict: only writes inside collective calls are cached, and a
+     * collective write returns once they are synced (nothing unsynced is
+     * left between calls, so any read sees every process's data) */
+    int write_through;
 };
 
 struct nvc_state {

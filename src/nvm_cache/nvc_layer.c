@@ -41,17 +41,11 @@ static void settle_range(struct nvc_state *st, int64_t off, int64_t len)
 }
 
 /* collective: every process's unsynced data in the byte range this call
- * touches (on any rank) reaches the global file before the call starts
- * (strict: all of it, so its locks are released) */
+ * touches (on any rank) reaches the global file before the call starts */
 static void settle_collective(ADIO_File fd, int count, MPI_Datatype dt, int fpt,
                               ADIO_Offset offset)
 {
     struct nvc_state *st = state(fd);
-    if (st->lock->holds_extents) {      /* strict: all synced and unlocked */
-        nvc_drain(st, SIZE_MAX);
-        nvc_release_idle(st);
-        return;
-    }
     pthread_mutex_lock(&st->mu);
     int pending = !nvc_queue_idle(&st->q), anyone = 0;
     pthread_mutex_unlock(&st->mu);
@@ -137,7 +131,9 @@ static void ADIOI_NVC_WriteContig(ADIO_File fd, const void *buf, int count, MPI_
     struct nvc_state *st = state(fd);
     int64_t len = nbytes(count, dt);
     int64_t off = fpt == ADIO_INDIVIDUAL ? fd->fp_ind : offset;
-    if (len > 0 && !st->direct && !st->bypass && !fd->atomicity) {
+    /* strict: independent writes go straight to the global file */
+    int cache = st->in_coll || !st->lock->write_through;
+    if (len > 0 && cache && !st->direct && !st->bypass && !fd->atomicity) {
         int rc = cache_write(st, fd, buf, off, len);
         if (rc == 0) {
             xt_note_absorbed(fd);   /* the sync threads note the real requests */
@@ -167,17 +163,13 @@ static void ADIOI_NVC_ReadContig(ADIO_File fd, void *buf, int count, MPI_Datatyp
         xt_count(fd, &nvc_layer, NVC_C_READ_WAITS, 1);
         nvc_drain(st, upto);
     }
-    int64_t len = nbytes(count, dt);
-    int locked = len > 0 && st->lock->read_begin(st, fd, off, len);
     xt_lower(fd, &nvc_layer)->ADIOI_xxx_ReadContig(fd, buf, count, dt, fpt, offset, status,
                                                    error_code);
-    if (locked)
-        st->lock->read_end(st, fd, off, len);
 }
 
 /* collective and strided calls: settle first, then ROMIO's code, whose
  * contiguous writes come back through ADIOI_NVC_WriteContig */
-#define NVC_COLL_OP(NAME, MEMBER, CONST, LAST_T)                                 \
+#define NVC_COLL_OP(NAME, MEMBER, CONST, LAST_T, IS_WRITE)                       \
     static void ADIOI_NVC_##NAME(ADIO_File fd, CONST void *buf, int count,       \
                                  MPI_Datatype dt, int fpt, ADIO_Offset off,      \
                                  LAST_T last, int *error_code)                   \
@@ -188,11 +180,13 @@ static void ADIOI_NVC_ReadContig(ADIO_File fd, void *buf, int count, MPI_Datatyp
         xt_lower(fd, &nvc_layer)->MEMBER(fd, buf, count, dt, fpt, off, last,     \
                                          error_code);                            \
         st->in_coll--;                                                           \
+        if (IS_WRITE && st->lock->write_through)                                 \
+            nvc_drain(st, SIZE_MAX);                                             \
     }
-NVC_COLL_OP(WriteColl, ADIOI_xxx_WriteStridedColl, const, ADIO_Status *)
-NVC_COLL_OP(ReadColl, ADIOI_xxx_ReadStridedColl, , ADIO_Status *)
-NVC_COLL_OP(IwriteColl, ADIOI_xxx_IwriteStridedColl, const, ADIO_Request *)
-NVC_COLL_OP(IreadColl, ADIOI_xxx_IreadStridedColl, , ADIO_Request *)
+NVC_COLL_OP(WriteColl, ADIOI_xxx_WriteStridedColl, const, ADIO_Status *, 1)
+NVC_COLL_OP(ReadColl, ADIOI_xxx_ReadStridedColl, , ADIO_Status *, 0)
+NVC_COLL_OP(IwriteColl, ADIOI_xxx_IwriteStridedColl, const, ADIO_Request *, 1)
+NVC_COLL_OP(IreadColl, ADIOI_xxx_IreadStridedColl, , ADIO_Request *, 0)
 
 /* a layer above runs a collective call itself: settle as for ours */
 static void nvc_coll(ADIO_File fd, void *state, const struct xt_coll *c, int end)
@@ -201,6 +195,8 @@ static void nvc_coll(ADIO_File fd, void *state, const struct xt_coll *c, int end
     if (!end)
         settle_collective(fd, c->count, c->dt, c->fpt, c->off);
     st->in_coll += end ? -1 : 1;
+    if (end && c->is_write && st->lock->write_through)
+        nvc_drain(st, SIZE_MAX);
 }
 
 /* independent strided writes read-modify-write under ROMIO's lock, while
@@ -243,16 +239,9 @@ static void ADIOI_NVC_Fcntl(ADIO_File fd, int flag, ADIO_Fcntl_t * fs, int *erro
     if (flag == ADIO_FCNTL_SET_DISKSPACE || flag == ADIO_FCNTL_SET_ATOMICITY)
         nvc_drain(st, SIZE_MAX);
     int direct = flag == ADIO_FCNTL_SET_DISKSPACE;      /* preallocation writes go direct */
-    int locked = 0;
-    if (flag == ADIO_FCNTL_GET_FSIZE && st->lock->readers_wait) {
-        nvc_drain(st, SIZE_MAX);        /* strict: other processes' cached data counts */
-        locked = st->lock->read_begin(st, fd, 0, 0);
-    }
     __atomic_add_fetch(&st->bypass, direct, __ATOMIC_RELEASE);
     lower->ADIOI_xxx_Fcntl(fd, flag, fs, error_code);
     nvc_bypass_end(st, direct);
-    if (locked)
-        st->lock->read_end(st, fd, 0, 0);
     if (flag == ADIO_FCNTL_GET_FSIZE && *error_code == MPI_SUCCESS) {
         pthread_mutex_lock(&st->mu);
         if (st->q.max_end > fs->fsize)

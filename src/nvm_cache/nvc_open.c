@@ -81,52 +81,13 @@ static void unlock_all(struct nvc_state *st)
         st->locked = 0;
 }
 
-static int no_read_lock(struct nvc_state *st, ADIO_File fd, int64_t off, int64_t len)
-{
-    (void) st, (void) fd, (void) off, (void) len;
-    return 0;
-}
-
-static void range_op(ADIO_File fd, int64_t off, int64_t len, short type)
-{
-    struct flock fl = {.l_type = type, .l_whence = SEEK_SET, .l_start = off, .l_len = len };
-    while (fcntl(fd->fd_sys, type == F_UNLCK ? F_SETLK : F_SETLKW, &fl) != 0 && errno == EINTR)
-        continue;
-}
-
-/* strict: a read waits until no other process holds cached, unsynced data
- * in its range (their extents stay write-locked until synced).  Not inside
- * ROMIO's own lock of the range (data-sieving read-modify-write, atomic
- * mode): our unlock would release it, and ROMIO's lock waited already. */
-static int read_lock(struct nvc_state *st, ADIO_File fd, int64_t off, int64_t len)
-{
-    if (__atomic_load_n(&st->bypass, __ATOMIC_ACQUIRE) || fd->atomicity || fd->fd_sys < 0)
-        return 0;
-    range_op(fd, off, len, F_RDLCK);
-    return 1;
-}
-
-static void read_unlock(struct nvc_state *st, ADIO_File fd, int64_t off, int64_t len)
-{
-    (void) st;
-    range_op(fd, off, len, F_UNLCK);
-}
-
-static void no_read_unlock(struct nvc_state *st, ADIO_File fd, int64_t off, int64_t len)
-{
-    (void) st, (void) fd, (void) off, (void) len;
-}
-
 /* in the order of the hint's choices: disable|enable|coherent|strict */
-#define NVC_NO_READ_LOCK .read_begin = no_read_lock, .read_end = no_read_unlock
 const struct nvc_lock_policy nvc_lock_policies[] = {
-    {.name = "disable", .before_cache = no_lock, .when_idle = nothing_held, NVC_NO_READ_LOCK},
-    {.name = "enable", .before_cache = no_lock, .when_idle = nothing_held, NVC_NO_READ_LOCK},
-    {.name = "coherent", .before_cache = lock_extent, .when_idle = unlock_all, NVC_NO_READ_LOCK},
-    {.name = "strict", .before_cache = lock_extent, .when_idle = unlock_all,
-     .read_begin = read_lock, .read_end = read_unlock, .readers_wait = 1, .holds_extents = 1},
+    {.name = "disable", .before_cache = no_lock, .when_idle = nothing_held},
+    {.name = "enable", .before_cache = no_lock, .when_idle = nothing_held},
+    {.name = "coherent", .before_cache = lock_extent, .when_idle = unlock_all},
+    {.name = "strict", .before_cache = no_lock, .when_idle = nothing_held, .write_through = 1},
 };
-#undef NVC_NO_READ_LOCK
 
 /* --- faults ----------------------------------------------------------------- */
 int nvc_mpi_error(const char *where, int err)
@@ -191,18 +152,18 @@ static const char *start_cache(ADIO_File fd, struct nvc_state *st, char *why, si
     return NULL;
 }
 
-/* strict: readers wait for other processes' cached extents, so those must
- * sync on their own (flush_onclose could wait for a sync that never comes) */
+/* strict: collective writes end synced; holding items back buys nothing */
 static const char *strict_flush(ADIO_File fd, struct nvc_state *st)
 {
     struct xt_hint_value *fl = &xt_file(fd)->hints[XT_H_E10_CACHE_FLUSH];
-    if (!st->lock->readers_wait || fl->i == 0)
+    if (!st->lock->write_through || fl->i == 0)
         return NULL;
     st->flush = &nvc_flush_policies[0];
     fl->i = 0;
     snprintf(fl->s, sizeof(fl->s), "%s", nvc_flush_policies[0].name);
     return "romio-xt: warning: hint e10_cache_flush_flag: 'flush_onclose' does not go with "
-        "e10_cache=strict (readers wait for cached data to be synced); using 'flush_immediate'";
+        "e10_cache=strict (a collective write returns once its data is synced); using "
+        "'flush_immediate'";
 }
 
 int nvc_open(ADIO_File fd, void *state)

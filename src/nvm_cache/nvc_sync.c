@@ -18,7 +18,7 @@ static int64_t usec(double seconds)
 
 /* the item's range write-locked in the global file while it is copied, so
  * another process's data-sieving read-modify-write (under ROMIO's lock)
- * cannot interleave (coherent and strict hold it since the write) */
+ * cannot interleave; unlocking also ends coherent mode's lock on it */
 static void range_lock(int gfd, const struct nvc_item *it, short type)
 {
     struct flock fl = {.l_type = type, .l_whence = SEEK_SET, .l_start = it->off,
@@ -34,7 +34,7 @@ static int sync_item(struct nvc_state *st, const struct nvc_item *it, int gfd, l
 {
     if (st->fail_sync_at > 0 && nth == st->fail_sync_at)
         return -EIO;            /* test-only injected failure (ROMIO_XT_NVC_TEST_SYNC_EIO) */
-    int lock = !st->lock->holds_extents && __atomic_load_n(&st->bypass, __ATOMIC_ACQUIRE) == 0;
+    int lock = __atomic_load_n(&st->bypass, __ATOMIC_ACQUIRE) == 0;
     if (lock)
         range_lock(gfd, it, F_WRLCK);
     int rc = nvc_file_copy(st->cfd, it->rec, gfd, it->off, it->len, buf);

@@ -9,6 +9,8 @@
  *                  rank's cached data in its range first)
  *   coll-coll      as coll-read, the slices written with MPI_File_write_at_all
  *   get-size       MPI_Barrier, MPI_File_get_size must see every slice (strict)
+ * In strict mode the independent writes go straight to the file; coll-coll
+ * is the pattern whose cached data strict syncs before write_at_all returns.
  * The layer must really be on: romio_xt_layers names nvm_cache. */
 #include "../mpi/common.h"
 
