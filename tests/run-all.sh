@@ -57,6 +57,7 @@ part nvm_cache bash "$XT_SRCDIR/tests/nvm_cache/run.sh"
 part orthrus bash "$XT_SRCDIR/tests/orthrus/run.sh"
 part upstream bash "$XT_SRCDIR/tests/upstream/run.sh"
 part apps bash "$XT_SRCDIR/tests/apps/run.sh"
+part hdf5 bash "$XT_SRCDIR/tests/hdf5/run.sh"
 
 echo "$pass passed, $fail failed"
 [ "$fail" -eq 0 ]

@@ -74,15 +74,19 @@
       "window, POSIX_FADV_DONTNEED for blocks leaving it (the kernel's page cache holds the " \
       "data). buffer: a background thread reads the blocks into a bounded in-process cache " \
       "that serves the reads, for " \
-      "file systems that ignore fadvise; writes through this file handle invalidate it, " \
-      "MPI_File_sync empties it, atomic mode bypasses it.") \
-    X(XT_H_E10_CACHE, "e10_cache", XT_ENUM, "disable", 0, 0, "disable|enable|coherent", \
+      "file systems that ignore fadvise; only for files opened read-only (a file open for " \
+      "writing runs without prefetch, one warning: other processes' writes would not show), " \
+      "atomic mode bypasses it.") \
+    X(XT_H_E10_CACHE, "e10_cache", XT_ENUM, "disable", 0, 0, "disable|enable|coherent|strict", \
       XT_AGREE | XT_OPEN_ONLY, NULL, \
       "NVM write-behind (E10 name): contiguous writes (two-phase aggregators' and independent " \
       "ones) go to a per-process cache file in e10_cache_path and background threads copy " \
       "them to the global file; MPI_File_sync and MPI_File_close wait until all is copied. " \
       "coherent also holds a byte-range lock on the global file for each cached extent " \
-      "until it is synced.") \
+      "until it is synced. strict: only the writes of collective calls are cached and a " \
+      "collective write returns once they are synced, so no data is left unsynced between " \
+      "calls and a write, MPI_Barrier, read of another process's data works without " \
+      "MPI_File_sync, as with stock ROMIO; implies flush_immediate.") \
     X(XT_H_E10_CACHE_PATH, "e10_cache_path", XT_STRING, "", 0, 0, NULL, XT_OPEN_ONLY, NULL, \
       "Directory for the cache files, on node-local fast storage (NVMe, SSD, tmpfs). " \
       "Unset or unusable: one warning, the data goes straight to the global file.") \

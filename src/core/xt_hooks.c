@@ -74,6 +74,14 @@ void xt_wrote(ADIO_File fd, ADIO_Offset off, ADIO_Offset len)
             xf->slots[s].layer->wrote(fd, xf->slots[s].state, off, len);
 }
 
+void xt_coll_notify(ADIO_File fd, const struct xt_layer *l, const struct xt_coll *c, int end)
+{
+    struct xt_file *xf = xt_file(fd);
+    for (int s = 0; xf && s < xf->nslots && xf->slots[s].layer != l; s++)
+        if (xf->slots[s].layer->coll)
+            xf->slots[s].layer->coll(fd, xf->slots[s].state, c, end);
+}
+
 int xt_direct_io_ok(ADIO_File fd, const struct xt_layer *l)
 {
     struct xt_file *xf = xt_file(fd);

@@ -17,6 +17,15 @@
 
 struct xt_file;
 
+/* a collective read or write call's arguments */
+struct xt_coll {
+    int count;
+    MPI_Datatype dt;
+    int fpt;
+    ADIO_Offset off;
+    int is_write;
+};
+
 struct xt_layer {
     const char *name;
     /* does this file want the layer?  Must give the same answer on all ranks. */
@@ -37,6 +46,10 @@ struct xt_layer {
     /* [off, off + len) of the file changed without passing through this
      * layer (len < 0: anything may have); layers with a cache drop it */
     void (*wrote)(ADIO_File fd, void *state, ADIO_Offset off, ADIO_Offset len);
+    /* a layer above runs a collective read or write itself instead of the
+     * collective operation below it (e.g. an Orthrus candidate): called on
+     * every rank before (end 0) and after (end 1) the call */
+    void (*coll)(ADIO_File fd, void *state, const struct xt_coll *c, int end);
     /* layers above may read and write fd->fd_sys themselves (calling xt_wrote
      * after writing): this layer keeps nothing the file lacks */
     int direct_io_ok;
@@ -86,6 +99,9 @@ void xt_note_absorbed(ADIO_File fd);
  * the table below) calls this after the write: every layer's `wrote` hears of
  * it (e.g. the prefetch cache drops the blocks).  len < 0: anything. */
 void xt_wrote(ADIO_File fd, ADIO_Offset off, ADIO_Offset len);
+/* layer l runs collective call c without the table below: every layer
+ * below l hears of it (their coll hook), before (end 0) and after (end 1) */
+void xt_coll_notify(ADIO_File fd, const struct xt_layer *l, const struct xt_coll *c, int end);
 /* may layer l read and write fd->fd_sys directly, as far as the layers below
  * it are concerned?  (Whether the file system's driver uses fd_sys is the
  * caller's question.) */

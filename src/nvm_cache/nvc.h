@@ -29,13 +29,17 @@ struct nvc_flush_policy {
     size_t (*release_after_write)(const struct nvc_queue *q);
 };
 
-/* e10_cache enable | coherent: what guards a cached extent in the global file */
+/* e10_cache enable | coherent | strict: what guards a cached extent in the global file */
 struct nvc_lock_policy {
     const char *name;
     /* main thread, before an extent is cached; 0 or an MPI error code */
     int (*before_cache)(struct nvc_state *st, ADIO_File fd, int64_t off, int64_t len);
     /* whichever thread sees the queue idle, with st->mu held */
     void (*when_idle)(struct nvc_state *st);
+    /* strict: only writes inside collective calls are cached, and a
+     * collective write returns once they are synced (nothing unsynced is
+     * left between calls, so any read sees every process's data) */
+    int write_through;
 };
 
 struct nvc_state {
@@ -68,6 +72,10 @@ extern const struct xt_layer nvc_layer;
 extern const struct nvc_flush_policy nvc_flush_policies[];   /* by hint choice */
 extern const struct nvc_lock_policy nvc_lock_policies[];     /* by e10_cache choice */
 
+/* main thread, leaving a bypass section: release idle locks (when_idle) */
+void nvc_bypass_end(struct nvc_state *st, int direct);
+/* when nothing is queued, the lock policy's when_idle */
+void nvc_release_idle(struct nvc_state *st);
 /* nvc_sync.c: the thread pool */
 int nvc_threads_start(struct nvc_state *st, int n);
 void nvc_threads_stop(struct nvc_state *st);

@@ -131,7 +131,9 @@ static void ADIOI_NVC_WriteContig(ADIO_File fd, const void *buf, int count, MPI_
     struct nvc_state *st = state(fd);
     int64_t len = nbytes(count, dt);
     int64_t off = fpt == ADIO_INDIVIDUAL ? fd->fp_ind : offset;
-    if (len > 0 && !st->direct && !st->bypass && !fd->atomicity) {
+    /* strict: independent writes go straight to the global file */
+    int cache = st->in_coll || !st->lock->write_through;
+    if (len > 0 && cache && !st->direct && !st->bypass && !fd->atomicity) {
         int rc = cache_write(st, fd, buf, off, len);
         if (rc == 0) {
             xt_note_absorbed(fd);   /* the sync threads note the real requests */
@@ -167,7 +169,7 @@ static void ADIOI_NVC_ReadContig(ADIO_File fd, void *buf, int count, MPI_Datatyp
 
 /* collective and strided calls: settle first, then ROMIO's code, whose
  * contiguous writes come back through ADIOI_NVC_WriteContig */
-#define NVC_COLL_OP(NAME, MEMBER, CONST, LAST_T)                                 \
+#define NVC_COLL_OP(NAME, MEMBER, CONST, LAST_T, IS_WRITE)                       \
     static void ADIOI_NVC_##NAME(ADIO_File fd, CONST void *buf, int count,       \
                                  MPI_Datatype dt, int fpt, ADIO_Offset off,      \
                                  LAST_T last, int *error_code)                   \
@@ -178,11 +180,24 @@ static void ADIOI_NVC_ReadContig(ADIO_File fd, void *buf, int count, MPI_Datatyp
         xt_lower(fd, &nvc_layer)->MEMBER(fd, buf, count, dt, fpt, off, last,     \
                                          error_code);                            \
         st->in_coll--;                                                           \
+        if (IS_WRITE && st->lock->write_through)                                 \
+            nvc_drain(st, SIZE_MAX);                                             \
     }
-NVC_COLL_OP(WriteColl, ADIOI_xxx_WriteStridedColl, const, ADIO_Status *)
-NVC_COLL_OP(ReadColl, ADIOI_xxx_ReadStridedColl, , ADIO_Status *)
-NVC_COLL_OP(IwriteColl, ADIOI_xxx_IwriteStridedColl, const, ADIO_Request *)
-NVC_COLL_OP(IreadColl, ADIOI_xxx_IreadStridedColl, , ADIO_Request *)
+NVC_COLL_OP(WriteColl, ADIOI_xxx_WriteStridedColl, const, ADIO_Status *, 1)
+NVC_COLL_OP(ReadColl, ADIOI_xxx_ReadStridedColl, , ADIO_Status *, 0)
+NVC_COLL_OP(IwriteColl, ADIOI_xxx_IwriteStridedColl, const, ADIO_Request *, 1)
+NVC_COLL_OP(IreadColl, ADIOI_xxx_IreadStridedColl, , ADIO_Request *, 0)
+
+/* a layer above runs a collective call itself: settle as for ours */
+static void nvc_coll(ADIO_File fd, void *state, const struct xt_coll *c, int end)
+{
+    struct nvc_state *st = state;
+    if (!end)
+        settle_collective(fd, c->count, c->dt, c->fpt, c->off);
+    st->in_coll += end ? -1 : 1;
+    if (end && c->is_write && st->lock->write_through)
+        nvc_drain(st, SIZE_MAX);
+}
 
 /* independent strided writes read-modify-write under ROMIO's lock, while
  * other processes may do the same: straight to the global file.  Inside a
@@ -197,7 +212,7 @@ static void ADIOI_NVC_WriteStrided(ADIO_File fd, const void *buf, int count, MPI
     __atomic_add_fetch(&st->bypass, direct, __ATOMIC_RELEASE);
     xt_lower(fd, &nvc_layer)->ADIOI_xxx_WriteStrided(fd, buf, count, dt, fpt, off, status,
                                                      error_code);
-    __atomic_sub_fetch(&st->bypass, direct, __ATOMIC_RELEASE);
+    nvc_bypass_end(st, direct);
 }
 
 /* MPI_File_sync: everything synced, then the global file flushed */
@@ -226,7 +241,7 @@ static void ADIOI_NVC_Fcntl(ADIO_File fd, int flag, ADIO_Fcntl_t * fs, int *erro
     int direct = flag == ADIO_FCNTL_SET_DISKSPACE;      /* preallocation writes go direct */
     __atomic_add_fetch(&st->bypass, direct, __ATOMIC_RELEASE);
     lower->ADIOI_xxx_Fcntl(fd, flag, fs, error_code);
-    __atomic_sub_fetch(&st->bypass, direct, __ATOMIC_RELEASE);
+    nvc_bypass_end(st, direct);
     if (flag == ADIO_FCNTL_GET_FSIZE && *error_code == MPI_SUCCESS) {
         pthread_mutex_lock(&st->mu);
         if (st->q.max_end > fs->fsize)
@@ -279,4 +294,5 @@ const struct xt_layer nvc_layer = {
     .counters = nvc_counter_names,
     .ncounters = NVC_NCOUNTERS,
     .report = nvc_report,
+    .coll = nvc_coll,
 };

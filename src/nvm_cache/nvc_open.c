@@ -38,19 +38,32 @@ static void nothing_held(struct nvc_state *st)
     (void) st;
 }
 
-/* the extent stays write-locked in the global file until everything this
- * process cached is synced */
-static int lock_extent(struct nvc_state *st, ADIO_File fd, int64_t off, int64_t len)
+static void set_locking(struct nvc_state *st, int on)
 {
     pthread_mutex_lock(&st->mu);
-    st->locking = 1;
+    st->locking = on;
     pthread_mutex_unlock(&st->mu);
+}
+
+/* the extent stays write-locked in the global file until everything this
+ * process cached is synced.  When another process holds part of it, wait
+ * only after our own data is synced and unlocked: no process waits while
+ * holding locks, so two writers never wait for each other. */
+static int lock_extent(struct nvc_state *st, ADIO_File fd, int64_t off, int64_t len)
+{
     struct flock fl = {.l_type = F_WRLCK, .l_whence = SEEK_SET, .l_start = off, .l_len = len };
     int rc;
-    while ((rc = fcntl(fd->fd_sys, F_SETLKW, &fl)) != 0 && errno == EINTR)
-        continue;
-    if (rc)
-        return -errno;
+    set_locking(st, 1);
+    if (fcntl(fd->fd_sys, F_SETLK, &fl) != 0) {
+        set_locking(st, 0);
+        nvc_drain(st, SIZE_MAX);
+        nvc_release_idle(st);
+        set_locking(st, 1);
+        while ((rc = fcntl(fd->fd_sys, F_SETLKW, &fl)) != 0 && errno == EINTR)
+            continue;
+        if (rc)
+            return -errno;
+    }
     pthread_mutex_lock(&st->mu);
     st->locked = 1;
     pthread_mutex_unlock(&st->mu);
@@ -59,18 +72,21 @@ static int lock_extent(struct nvc_state *st, ADIO_File fd, int64_t off, int64_t 
 
 static void unlock_all(struct nvc_state *st)
 {
-    if (!st->locked || st->locking)
+    /* not while the main thread is inside ROMIO's own lock (bypass): the
+     * unlock would release it too; the main thread calls us when it leaves */
+    if (!st->locked || st->locking || __atomic_load_n(&st->bypass, __ATOMIC_ACQUIRE))
         return;
     struct flock fl = {.l_type = F_UNLCK, .l_whence = SEEK_SET, .l_start = 0, .l_len = 0 };
     if (fcntl(st->fd->fd_sys, F_SETLK, &fl) == 0)
         st->locked = 0;
 }
 
-/* in the order of the hint's choices: disable|enable|coherent */
+/* in the order of the hint's choices: disable|enable|coherent|strict */
 const struct nvc_lock_policy nvc_lock_policies[] = {
     {.name = "disable", .before_cache = no_lock, .when_idle = nothing_held},
     {.name = "enable", .before_cache = no_lock, .when_idle = nothing_held},
     {.name = "coherent", .before_cache = lock_extent, .when_idle = unlock_all},
+    {.name = "strict", .before_cache = no_lock, .when_idle = nothing_held, .write_through = 1},
 };
 
 /* --- faults ----------------------------------------------------------------- */
@@ -136,6 +152,20 @@ static const char *start_cache(ADIO_File fd, struct nvc_state *st, char *why, si
     return NULL;
 }
 
+/* strict: collective writes end synced; holding items back buys nothing */
+static const char *strict_flush(ADIO_File fd, struct nvc_state *st)
+{
+    struct xt_hint_value *fl = &xt_file(fd)->hints[XT_H_E10_CACHE_FLUSH];
+    if (!st->lock->write_through || fl->i == 0)
+        return NULL;
+    st->flush = &nvc_flush_policies[0];
+    fl->i = 0;
+    snprintf(fl->s, sizeof(fl->s), "%s", nvc_flush_policies[0].name);
+    return "romio-xt: warning: hint e10_cache_flush_flag: 'flush_onclose' does not go with "
+        "e10_cache=strict (a collective write returns once its data is synced); using "
+        "'flush_immediate'";
+}
+
 int nvc_open(ADIO_File fd, void *state)
 {
     struct nvc_state *st = state;
@@ -148,6 +178,7 @@ int nvc_open(ADIO_File fd, void *state)
     st->cfd = -1;
     st->flush = &nvc_flush_policies[xt_hint(fd, XT_H_E10_CACHE_FLUSH)->i];
     st->lock = &nvc_lock_policies[xt_hint(fd, XT_H_E10_CACHE)->i];
+    const char *strict_note = strict_flush(fd, st);
     st->discard = xt_hint(fd, XT_H_E10_CACHE_DISCARD)->i != 0;
     st->chunk = fd->hints->ind_wr_buffer_size > 0 ? fd->hints->ind_wr_buffer_size : 512 * 1024;
     st->q.release = st->flush->release_after_write(&st->q);
@@ -166,6 +197,8 @@ int nvc_open(ADIO_File fd, void *state)
                  "(%s) on rank %d; using no cache: data goes straight to the global file",
                  xt_hint(fd, XT_H_E10_CACHE_PATH)->s, bad, xt_file(fd)->rank);
     }
+    if (!msg[0] && strict_note)
+        snprintf(msg, sizeof(msg), "%s", strict_note);
     xt_warn_once(fd, msg);
     return 0;
 }

@@ -128,6 +128,20 @@ void nvc_threads_stop(struct nvc_state *st)
     st->nthreads = 0;
 }
 
+void nvc_release_idle(struct nvc_state *st)
+{
+    pthread_mutex_lock(&st->mu);
+    if (nvc_queue_idle(&st->q))
+        st->lock->when_idle(st);
+    pthread_mutex_unlock(&st->mu);
+}
+
+void nvc_bypass_end(struct nvc_state *st, int direct)
+{
+    if (!__atomic_sub_fetch(&st->bypass, direct, __ATOMIC_RELEASE) && direct)
+        nvc_release_idle(st);
+}
+
 void nvc_drain(struct nvc_state *st, size_t upto)
 {
     double t0 = xt_now();

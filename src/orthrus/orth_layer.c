@@ -77,8 +77,17 @@ static void run_call(ADIO_File fd, struct orth_call *c, int *err)
         return;
     }
     st->runs[cand]++;
+    /* the layers below (e.g. e10_cache) see a collective call they do not run */
+    struct xt_coll xc = {.count = c->count,.dt = c->dt,.fpt = c->fpt,.off = c->off,
+        .is_write = c->is_write
+    };
+    int own = orth_cands[cand].run != orth_two_phase;
+    if (own)
+        xt_coll_notify(fd, &orth_layer, &xc, 0);
     double t0 = xt_now();
     orth_cands[cand].run(c, err);
+    if (own)
+        xt_coll_notify(fd, &orth_layer, &xc, 1);
     if (!e)
         return;
     /* timed now, recorded when the next call (or the close) reduces it */

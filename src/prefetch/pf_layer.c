@@ -320,6 +320,28 @@ static void settle_hints(ADIO_File fd, struct xt_file *xf, struct pf_range *rang
     }
 }
 
+/* A process's buffer would keep data that other processes' writes change
+ * without any call on this process (independent write, MPI_Barrier, read:
+ * stock ROMIO gets it right and HDF5 relies on it).  So the buffer method
+ * serves read-only files only; a file open for writing runs without prefetch
+ * (fadvise would be coherent, but it is slower than no prefetch where the
+ * kernel's read-ahead works: README, Prefetch).  Rank 0 says so once per job.
+ * Returns 1 when the layer must not be installed. */
+static int writable_buffer(ADIO_File fd, struct xt_file *xf)
+{
+    static int warned;
+    if (xf->hints[XT_H_PF_METHOD].i != 1 || (fd->access_mode & ADIO_RDONLY))
+        return 0;
+    xf->hints[XT_H_PF].i = 0;
+    snprintf(xf->hints[XT_H_PF].s, sizeof(xf->hints[XT_H_PF].s), "disable");
+    if (xf->rank == 0 && !warned)
+        fprintf(stderr, "romio-xt: warning: hint romio_prefetch: method 'buffer' could return "
+                "stale data on a file open for writing ('%s' and any later such file in this "
+                "job); using 'disable' there\n", fd->filename);
+    warned = 1;
+    return 1;
+}
+
 /* collective; the answer is the same on all ranks (same hints, same file
  * system, same access mode, same layers) */
 static int pf_open(ADIO_File fd, void *st)
@@ -331,7 +353,10 @@ static int pf_open(ADIO_File fd, void *st)
     int nranges;
     if (fd->orig_access_mode & MPI_MODE_WRONLY)
         return 1;
-    if (!xt_direct_io_ok(fd, &pf_layer))
+    if (writable_buffer(fd, xf))
+        return 1;
+    /* fadvise reads through the table below; buffer preads fd->fd_sys */
+    if (xf->hints[XT_H_PF_METHOD].i == 1 && !xt_direct_io_ok(fd, &pf_layer))
         why = "a layer below it keeps data the file lacks (e.g. e10_cache)";
     else if (!posix_fs(fd))
         why = "the file system has no POSIX file descriptor";

@@ -28,6 +28,7 @@ no_cache_files() {
 
 build() {
     "$mpicc" -O1 -g -Wall -o "$out/t_nvc_io" "$src/t_nvc_io.c" || return 1
+    "$mpicc" -O1 -g -Wall -o "$out/t_nvc_stale" "$src/t_nvc_stale.c" || return 1
     h5pcc.mpich -shlib -O1 -o "$out/flashio" "$XT_SRCDIR/benchmarks/nvm_cache/flashio.c"
 }
 xt_build build
@@ -178,6 +179,44 @@ run "discard-disable-keeps-synced-cache" discard_case
 run "coherent-locks-until-sync" xrun \
     "$ON,e10_cache=coherent,e10_cache_flush_flag=flush_onclose" 2 ./t_nvc_io "$out/lock.dat" x --locked
 
+# --- reads of other processes' cached data, no MPI_File_sync (issue 17) ---------
+# stale_case PATTERN HINTS: t_nvc_stale passes and prints no warning
+stale_case() {
+    xrun "$ON,$2" 2 ./t_nvc_stale "$out/stale.$1.dat" "$1" > "$out/stale.$1.out" 2>&1 ||
+        { cat "$out/stale.$1.out"; return 1; }
+    cat "$out/stale.$1.out"
+    ! grep -q "romio-xt: warning" "$out/stale.$1.out" && no_cache_files
+}
+# default mode: a collective read drains every rank's overlapping cached data,
+# also when Orthrus runs the call itself (core_first: rank 0 reads rank 1's data)
+for flush in flush_immediate flush_onclose; do
+    run "coll-read-after-indep-write-$flush" stale_case coll-read "e10_cache=enable,e10_cache_flush_flag=$flush"
+    run "coll-read-after-coll-write-$flush" stale_case coll-coll "e10_cache=enable,e10_cache_flush_flag=$flush"
+    run "coll-read-orthrus-core-first-$flush" stale_case coll-read \
+        "e10_cache=enable,e10_cache_flush_flag=$flush,romio_orthrus_force=core_first"
+done
+# strict: write, MPI_Barrier, independent read (and get_size) of another rank's data
+for p in barrier-read get-size coll-read; do
+    run "strict-$p" stale_case $p "e10_cache=strict"
+done
+# ... which the default mode does not promise (the test can fail: data still cached)
+enable_needs_sync() {
+    xrun "$ON,e10_cache=enable,e10_cache_flush_flag=flush_onclose" 2 ./t_nvc_stale \
+        "$out/nosync.dat" barrier-read > "$out/nosync.out" 2>&1 &&
+        { echo "read other ranks' unsynced data in the default mode?"; return 1; }
+    grep -q "independent read after barrier: byte" "$out/nosync.out" && no_cache_files
+}
+run "enable-barrier-read-needs-sync" enable_needs_sync
+strict_onclose() {  # one warning; flush_immediate is used, so readers do not wait forever
+    xrun "$ON,e10_cache=strict,e10_cache_flush_flag=flush_onclose" 2 ./t_nvc_stale \
+        "$out/strict-oc.dat" barrier-read > "$out/strict-oc.out" 2>&1 || { cat "$out/strict-oc.out"; return 1; }
+    cat "$out/strict-oc.out"
+    [ "$(grep -c "romio-xt: warning" "$out/strict-oc.out")" -eq 1 ] &&
+        grep -q "hint e10_cache_flush_flag: 'flush_onclose' does not go with e10_cache=strict" \
+            "$out/strict-oc.out" && no_cache_files
+}
+run "strict-forces-flush-immediate" strict_onclose
+
 # --- HDF5 checkpoint (Debian's libhdf5-mpich on our libmpi) --------------------
 h5_case() {  # MODE FLUSH
     local f=$out/h5.$1.$2
@@ -195,6 +234,7 @@ for mode in enable coherent; do
         run "hdf5-$mode-$flush" h5_case $mode $flush
     done
 done
+run "hdf5-strict-flush_immediate" h5_case strict flush_immediate
 
 # --- no leaks or memory errors in our code under valgrind -----------------------
 valgrind_case() {
