@@ -165,11 +165,6 @@ alive() {  # all recorded daemons still alive?
     done <"$STATE/pids"
 }
 
-servers_registered() {  # master's log lists N registered chunk servers with space
-    [ "$(grep -c 'chunkserver register' "$STATE/log/mfsmaster.log" 2>/dev/null)" -ge "$SERVERS" ] ||
-        [ "$(grep -ci 'new chunkserver\|server .* registered\|chunkserver .* connected' "$STATE/log/mfsmaster.log" 2>/dev/null)" -ge "$SERVERS" ]
-}
-
 roundtrip() {  # 1 MiB write + read through the mount
     local f=$MNT/.testbed-check
     head -c 1048576 /dev/urandom >"$STATE/check.bin" &&

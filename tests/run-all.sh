@@ -56,6 +56,7 @@ part prefetch bash "$XT_SRCDIR/tests/prefetch/run.sh"
 part nvm_cache bash "$XT_SRCDIR/tests/nvm_cache/run.sh"
 part orthrus bash "$XT_SRCDIR/tests/orthrus/run.sh"
 part upstream bash "$XT_SRCDIR/tests/upstream/run.sh"
+part testbed bash "$XT_SRCDIR/tests/testbed/run.sh"
 
 echo "$pass passed, $fail failed"
 [ "$fail" -eq 0 ]
