@@ -165,6 +165,10 @@ alive() {  # all recorded daemons still alive?
     done <"$STATE/pids"
 }
 
+master_listens() {  # from the client's namespace
+    nsnet "$NS-cl" bash -c "exec 3<>/dev/tcp/$MASTER_IP/9421" 2>/dev/null
+}
+
 roundtrip() {  # 1 MiB write + read through the mount
     local f=$MNT/.testbed-check
     head -c 1048576 /dev/urandom >"$STATE/check.bin" &&
@@ -194,6 +198,7 @@ start() {
     setup_net || { say "network setup failed"; stop_all; exit 1; }
     write_master_cfg
     spawn mfsmaster "$NS-m" mfsmaster -f -n -c "$STATE/master/mfsmaster.cfg"
+    wait_for 30 "the master to listen on $MASTER_IP:9421" master_listens || { alive; stop_all; exit 1; }
     for i in $(seq 1 "$SERVERS"); do
         hdd=$(make_storage "$i")
         write_cs_cfg "$i" "$hdd"

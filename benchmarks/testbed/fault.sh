@@ -19,7 +19,8 @@ out=$XT_BUILDDIR/bench-out/testbed/fault
 delay=${1:-2}
 mkdir -p "$out"
 "$XT_PREFIX/bin/mpicc" -O2 -o "$out/xt_bench" "$src/benchmarks/workloads/xt_bench.c" || exit 1
-mnt=$("$tb" start | tail -n 1) || exit 1
+"$tb" start > "$out/start.log" || { cat "$out/start.log"; exit 1; }
+mnt=$(tail -n 1 "$out/start.log")
 trap '"$tb" stop' EXIT
 victim=$(awk -v n="mfschunkserver${FAULT_SERVER:-2}" '$2 == n {print $1}' "$XT_TESTBED_DIR/pids")
 args=(--dir "$mnt" --phases contig --contig-mib 384 --iters 2 --keep)
