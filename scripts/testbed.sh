@@ -78,9 +78,9 @@ setup_net() {
         echo "$NS-$i" >>"$STATE/netns"
     done
     for i in $(seq 1 "$SERVERS"); do
-        add_link "$NS-$i" "$NET.$((10 + i))" "xtcs$i" || return 1
+        add_link "$NS-$i" "$NET.$((10 + i))" "${NS}c$i" || return 1
     done
-    add_link "$NS-cl" "$CLIENT_IP" xtcl || return 1
+    add_link "$NS-cl" "$CLIENT_IP" "${NS}cl" || return 1
 }
 
 # ---- daemons -------------------------------------------------------------
@@ -165,6 +165,10 @@ alive() {  # all recorded daemons still alive?
     done <"$STATE/pids"
 }
 
+registered() {  # all chunk servers registered with the master
+    [ "$(grep 'chunkserver register end' "$STATE/log/mfsmaster.log" | grep -o 'ip: [0-9.]*' | sort -u | wc -l)" -ge "$SERVERS" ]
+}
+
 master_listens() {  # from the client's namespace
     nsnet "$NS-cl" bash -c "exec 3<>/dev/tcp/$MASTER_IP/9421" 2>/dev/null
 }
@@ -204,8 +208,9 @@ start() {
         write_cs_cfg "$i" "$hdd"
         spawn "mfschunkserver$i" "$NS-$i" mfschunkserver -f -n -c "$STATE/cs$i/mfschunkserver.cfg"
     done
-    sleep 1
-    alive || { stop_all; exit 1; }
+    if ! wait_for 60 "$SERVERS chunk servers to register" registered || ! alive; then
+        stop_all; exit 1
+    fi
     spawn mfsmount "$NS-cl" mfsmount -f "$MNT" -H "$MASTER_IP" -o mfsbind="$CLIENT_IP" \
         -o mfscachemode="$CACHEMODE" -o mfsioretries="$IORETRIES"
     if ! wait_for 30 "the FUSE mount at $MNT" mountpoint -q "$MNT" || ! alive; then
@@ -213,7 +218,9 @@ start() {
     fi
     echo "$MNT" >>"$STATE/mounts"
     # goal (number of copies) 1: every 64 MiB chunk lives on exactly one server
-    nsnet "$NS-cl" mfssetgoal -r 1 "$MNT" >/dev/null || { say "mfssetgoal -r 1 failed"; stop_all; exit 1; }
+    # trash time 0: deleted files free their space at once (default: one day)
+    nsnet "$NS-cl" mfssetgoal -r 1 "$MNT" >/dev/null &&
+        nsnet "$NS-cl" mfssettrashtime -r 0 "$MNT" >/dev/null || { say "mfssetgoal/mfssettrashtime failed"; stop_all; exit 1; }
     if ! wait_for 60 "$SERVERS chunk servers to take a 1 MiB write+read" roundtrip; then
         say "master log:"; tail -5 "$STATE/log/mfsmaster.log" >&2
         stop_all; exit 1
@@ -289,7 +296,7 @@ status() {
     [ $down = 0 ]
 }
 
-SERVERS=3 SIZE=4G BANDWIDTH= LATENCY= CACHEMODE=AUTO IORETRIES=${XT_TESTBED_IORETRIES:-8}
+SERVERS=3 SIZE=8G BANDWIDTH= LATENCY= CACHEMODE=AUTO IORETRIES=${XT_TESTBED_IORETRIES:-8}
 STORAGE=${XT_TESTBED_STORAGE:-loop}
 cmd=${1:-}; shift || true
 [ "$cmd" = spread ] || while [ $# -gt 0 ]; do
@@ -303,6 +310,8 @@ cmd=${1:-}; shift || true
         *) die "unknown option '$1' (see the header of $0)" ;;
     esac
 done
+case $NS in ''|*[!a-z0-9]*) die "XT_TESTBED_NS '$NS': use 1-9 lowercase letters/digits" ;; esac
+[ ${#NS} -le 9 ] || die "XT_TESTBED_NS '$NS': at most 9 characters (interface names)"
 case $SERVERS in ''|*[!0-9]*) die "--servers '$SERVERS': not a number" ;; esac
 [ "$SERVERS" -ge 1 ] && [ "$SERVERS" -le 8 ] || die "--servers $SERVERS: use 1..8"
 case $cmd in

@@ -24,7 +24,7 @@ mnt=$(tail -n 1 "$out/start.log")
 trap '"$tb" stop' EXIT
 victim=$(awk -v n="mfschunkserver${FAULT_SERVER:-2}" '$2 == n {print $1}' "$XT_TESTBED_DIR/pids")
 args=(--dir "$mnt" --phases contig --contig-mib 384 --iters 2 --keep)
-t0=$(date +%s.%N)
+SECONDS=0
 timeout "${FAULT_TIMEOUT:-300}" "$XT_PREFIX/bin/mpiexec" -n 2 "$out/xt_bench" "${args[@]}" \
     > "$out/job-$delay.log" 2>&1 &
 job=$!
@@ -33,7 +33,7 @@ echo "fault: killing chunk server ${FAULT_SERVER:-2} (pid $victim) at +$delay s"
 kill -KILL "$victim"
 wait $job
 rc=$?
-t=$(echo "$(date +%s.%N) - $t0" | bc)
+t=$SECONDS
 echo "fault: delay=$delay job exit code $rc after ${t} s (124 = killed by the timeout)"
 tail -n 8 "$out/job-$delay.log"
 "$tb" status

@@ -32,6 +32,8 @@ fi
 mnt=${XT_TESTBED_DIR:-/tmp/romio-xt-testbed}/mnt
 [ $started = 1 ] && trap '"$tb" stop' EXIT
 mkdir -p "$root"
+# disk_first: one aggregator per chunk server, MooseFS' 64 MiB chunks
+servers=$(sed -n 's/.*servers=\([0-9]*\).*/\1/p' "${XT_TESTBED_DIR:-/tmp/romio-xt-testbed}/config")
 reps=()
 [ -n "${TB_REPS:-}" ] && reps=(--reps "$TB_REPS")
 
@@ -47,7 +49,8 @@ feature() {
         "$@"
     fi
     echo "== bench FS=testbed: $name ($(date -u +%T))"
-    XT_BUILDDIR=$tmp XT_BENCH_WORK=$mnt/work PF_DATA=$mnt/pfdata "$@"
+    XT_BUILDDIR=$tmp XT_BENCH_WORK=$mnt/work PF_DATA=$mnt/pfdata \
+        ROMIO_XT_ORTHRUS_SERVERS=$servers ROMIO_XT_ORTHRUS_STRIPE_UNIT=64m "$@"
     rm -rf "${root:?}/$name"
     mv "$tmp/bench-out/$name" "$root/$name"
     rm -rf "$tmp" "$mnt/work" "$mnt/pfdata"

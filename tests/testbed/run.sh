@@ -9,7 +9,7 @@
 . "$XT_SRCDIR/tests/lib.sh"
 xt_test_init testbed
 tb=$XT_SRCDIR/scripts/testbed.sh
-export XT_TESTBED_DIR=/tmp/romio-xt-check.$$ XT_TESTBED_NS=xtck$$
+export XT_TESTBED_DIR=/tmp/romio-xt-check.$$ XT_TESTBED_NS=xtck$(($$ % 100000))
 e10=/dev/shm/romio-xt-tb-e10.$$
 
 if ! why=$("$tb" probe); then
