@@ -20,6 +20,10 @@ tb=$src/scripts/testbed.sh
 root=$XT_BUILDDIR/bench-out/testbed
 parts=${*:-limits headline ds_adaptive nvm_cache orthrus prefetch compare}
 
+py=python3    # the plots need matplotlib (Debian's python3-matplotlib)
+for p in ${PYTHON3:-} /usr/bin/python3; do
+    "$p" -c 'import matplotlib' 2>/dev/null && { py=$p; break; }
+done
 started=0
 if ! "$tb" status > /dev/null 2>&1; then
     "$tb" start > "$XT_BUILDDIR/testbed-start.log" 2>&1 || {
@@ -74,7 +78,7 @@ for p in $parts; do
         orthrus) feature orthrus bash "$src/benchmarks/orthrus/run.sh" all "${reps[@]}" ;;
         orthrus:*) feature orthrus bash "$src/benchmarks/orthrus/run.sh" "${p#orthrus:}" "${reps[@]}" ;;
         prefetch) feature prefetch sh "$src/benchmarks/prefetch/run.sh" ;;
-        compare) python3 "$here/compare.py" "$XT_BUILDDIR/bench-out" ;;
+        compare) "$py" "$here/compare.py" "$XT_BUILDDIR/bench-out" ;;
         *) echo "run.sh: unknown part '$p'" >&2; exit 2 ;;
     esac
 done
