@@ -25,9 +25,10 @@ for p in ${PYTHON3:-} /usr/bin/python3; do
     "$p" -c 'import matplotlib' 2>/dev/null && { py=$p; break; }
 done
 started=0
+mkdir -p "$root"
 if ! "$tb" status > /dev/null 2>&1; then
-    "$tb" start > "$XT_BUILDDIR/testbed-start.log" 2>&1 || {
-        cat "$XT_BUILDDIR/testbed-start.log" >&2
+    "$tb" start > "$root/testbed-start.log" 2>&1 || {
+        cat "$root/testbed-start.log" >&2
         echo "bench FS=testbed: the testbed did not start (see above)" >&2
         exit 1
     }
