@@ -58,6 +58,7 @@ part orthrus bash "$XT_SRCDIR/tests/orthrus/run.sh"
 part upstream bash "$XT_SRCDIR/tests/upstream/run.sh"
 part apps bash "$XT_SRCDIR/tests/apps/run.sh"
 part hdf5 bash "$XT_SRCDIR/tests/hdf5/run.sh"
+part testbed bash "$XT_SRCDIR/tests/testbed/run.sh"
 
 echo "$pass passed, $fail failed"
 [ "$fail" -eq 0 ]

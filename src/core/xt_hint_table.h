@@ -125,6 +125,14 @@
       "Relative drop of the winner's throughput (over a window of trials calls) below its " \
       "examination average that starts a re-examination, when it also fell below the " \
       "runner-up's examination throughput.") \
+    X(XT_H_ORTH_SERVERS, "romio_orthrus_servers", XT_INT, "0", 0, 4096, NULL, \
+      XT_AGREE | XT_OPEN_ONLY, "ROMIO_XT_ORTHRUS_SERVERS", \
+      "disk_first: number of data servers the file is striped over (one aggregator each); " \
+      "0 = striping_factor, else the number of nodes. MooseFS: its chunk servers.") \
+    X(XT_H_ORTH_STRIPE, "romio_orthrus_stripe_unit", XT_SIZE, "0", 0, 1LL << 40, NULL, \
+      XT_AGREE | XT_OPEN_ONLY, "ROMIO_XT_ORTHRUS_STRIPE_UNIT", \
+      "disk_first: bytes per server before the next one (k/m/g); 0 = striping_unit, " \
+      "else 64k. MooseFS: 64m (its chunk size; chunks go round-robin over the servers).") \
     X(XT_H_ORTH_TABLE, "romio_orthrus_table", XT_STRING, "", 0, 0, NULL, \
       XT_AGREE | XT_OPEN_ONLY, "ROMIO_XT_ORTHRUS_TABLE", \
       "A file that keeps the access-pattern -> winner table across runs: read at open " \

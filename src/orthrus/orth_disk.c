@@ -1,5 +1,6 @@
 /* romio-xt Orthrus: disk_first.  As many aggregators as data servers
- * (striping_factor; when unknown, the number of nodes), aggregator a owning
+ * (romio_orthrus_servers, else striping_factor, else the number of nodes),
+ * aggregator a owning
  * the stripes with (offset / striping_unit) mod factor == a, so each server
  * sees one aggregator issuing its requests in ascending offset order.  Every
  * process sends each aggregator its pieces (cut at stripe boundaries) in that
@@ -20,11 +21,14 @@ void orth_disk_first(struct orth_call *c, int *err)
 {
     struct orth_state *st = xt_slot_of(c->fd, &orth_layer)->state;
     struct orth_route rt = {.comm = c->fd->comm,.dest = to_stripe_owner };
-    int factor = c->fd->hints->striping_factor;
+    int factor = (int) xt_hint(c->fd, XT_H_ORTH_SERVERS)->i;
+    ADIO_Offset unit = (ADIO_Offset) xt_hint(c->fd, XT_H_ORTH_STRIPE)->i;
+    factor = factor > 0 ? factor : c->fd->hints->striping_factor;
     MPI_Comm_size(c->fd->comm, &rt.nprocs);
     rt.naggs = factor > 0 ? factor : st->nnodes;
     rt.naggs = rt.naggs > rt.nprocs ? rt.nprocs : rt.naggs < 1 ? 1 : rt.naggs;
-    rt.unit = c->fd->hints->striping_unit > 0 ? c->fd->hints->striping_unit : ORTH_DISK_UNIT;
+    unit = unit > 0 ? unit : c->fd->hints->striping_unit;
+    rt.unit = unit > 0 ? unit : ORTH_DISK_UNIT;
     orth_exchange(c, &rt, err);
     orth_finish(c, err);
 }

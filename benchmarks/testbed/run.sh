@@ -1,0 +1,85 @@
+#!/bin/bash
+# romio-xt benchmarks on the MooseFS testbed (make bench FS=testbed).
+#   run.sh [limits] [headline] [ds_adaptive] [nvm_cache] [orthrus[:BENCH]] [prefetch] [compare]
+# (default: all of them).  Starts the testbed (scripts/testbed.sh) unless one
+# runs, puts every workload file on its mount (XT_BENCH_WORK, PF_DATA), keeps
+# caches on node-local /dev/shm (E10), and stops the testbed again if it
+# started it.  Output: $XT_BUILDDIR/bench-out/testbed/<benchmark>/, beside the
+# local-disk results in $XT_BUILDDIR/bench-out/<benchmark>/;
+# compare.py writes bench-out/testbed/compare/*.{md,png}: local vs testbed.
+#   TB_BOTH=1  run each feature's benchmark on local disk too, just before
+#              its testbed run (otherwise the local results already there are used)
+#   TB_REPS  repetitions passed to the harness-based benchmarks (default: theirs)
+#   TB_LIMITS_MIB  MiB per client for limits.py (default 256)
+set -eu
+here=$(cd "$(dirname "$0")" && pwd)
+src=$(cd "$here/../.." && pwd)
+XT_PREFIX=${XT_PREFIX:-$src/install}
+XT_BUILDDIR=${XT_BUILDDIR:-$(pwd)}
+tb=$src/scripts/testbed.sh
+root=$XT_BUILDDIR/bench-out/testbed
+parts=${*:-limits headline ds_adaptive nvm_cache orthrus prefetch compare}
+
+py=python3    # the plots need matplotlib (Debian's python3-matplotlib)
+for p in ${PYTHON3:-} /usr/bin/python3; do
+    "$p" -c 'import matplotlib' 2>/dev/null && { py=$p; break; }
+done
+started=0
+mkdir -p "$root"
+if ! "$tb" status > /dev/null 2>&1; then
+    "$tb" start > "$root/testbed-start.log" 2>&1 || {
+        cat "$root/testbed-start.log" >&2
+        echo "bench FS=testbed: the testbed did not start (see above)" >&2
+        exit 1
+    }
+    started=1
+fi
+mnt=${XT_TESTBED_DIR:-/tmp/romio-xt-testbed}/mnt
+[ $started = 1 ] && trap '"$tb" stop' EXIT
+mkdir -p "$root"
+# disk_first: one aggregator per chunk server, MooseFS' 64 MiB chunks
+servers=$(sed -n 's/.*servers=\([0-9]*\).*/\1/p' "${XT_TESTBED_DIR:-/tmp/romio-xt-testbed}/config")
+reps=()
+[ -n "${TB_REPS:-}" ] && reps=(--reps "$TB_REPS")
+
+# feature BENCH CMD...: run a benchmark script with its files on the mount and
+# its output moved to $root/BENCH
+feature() {
+    local name=$1; shift
+    local tmp=$root/.run
+    rm -rf "$tmp" "${mnt:?}/work" "$mnt/pfdata"
+    mkdir -p "$tmp" "$mnt/work" "$mnt/pfdata"
+    if [ "${TB_BOTH:-0}" = 1 ]; then   # the local-disk run first, same script
+        echo "== bench local: $name ($(date -u +%T))"
+        "$@"
+    fi
+    echo "== bench FS=testbed: $name ($(date -u +%T))"
+    XT_BUILDDIR=$tmp XT_BENCH_WORK=$mnt/work PF_DATA=$mnt/pfdata \
+        ROMIO_XT_ORTHRUS_SERVERS=$servers ROMIO_XT_ORTHRUS_STRIPE_UNIT=64m "$@"
+    rm -rf "${root:?}/$name"
+    mv "$tmp/bench-out/$name" "$root/$name"
+    rm -rf "$tmp" "$mnt/work" "$mnt/pfdata"
+}
+
+for p in $parts; do
+    case $p in
+        limits)
+            mkdir -p "$root/limits" "$XT_BUILDDIR/bench-out/limits"
+            rm -f "$root/limits/limits.csv" "$XT_BUILDDIR/bench-out/limits/limits.csv"
+            loc=$XT_BUILDDIR/bench-out/work/limits && mkdir -p "$loc"
+            for rep in 1 2 3; do    # interleaved: local disk, testbed
+                python3 "$here/limits.py" --dir "$loc" --label local --reps 1 \
+                    --mib "${TB_LIMITS_MIB:-256}" --csv "$XT_BUILDDIR/bench-out/limits/limits.csv" > /dev/null
+                python3 "$here/limits.py" --dir "$mnt" --label testbed --reps 1 \
+                    --mib "${TB_LIMITS_MIB:-256}" --csv "$root/limits/limits.csv" > /dev/null
+            done ;;
+        headline) feature headline bash "$src/benchmarks/headline.sh" ;;
+        ds_adaptive) feature ds_adaptive bash "$src/benchmarks/ds_adaptive/run.sh" ;;
+        nvm_cache) feature nvm_cache bash "$src/benchmarks/nvm_cache/run.sh" ;;
+        orthrus) feature orthrus bash "$src/benchmarks/orthrus/run.sh" all "${reps[@]}" ;;
+        orthrus:*) feature orthrus bash "$src/benchmarks/orthrus/run.sh" "${p#orthrus:}" "${reps[@]}" ;;
+        prefetch) feature prefetch sh "$src/benchmarks/prefetch/run.sh" ;;
+        compare) "$py" "$here/compare.py" "$XT_BUILDDIR/bench-out" ;;
+        *) echo "run.sh: unknown part '$p'" >&2; exit 2 ;;
+    esac
+done

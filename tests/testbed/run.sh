@@ -1,0 +1,83 @@
+#!/bin/bash
+# romio-xt testbed smoke test: start the MooseFS testbed (scripts/testbed.sh,
+# own state dir and namespaces), MPI-IO round trips with each extension forced
+# on (written with it and read back with stock, and the other way; files
+# byte-identical to stock's), stop, no leftover processes, mounts, loop
+# devices or namespaces.  Without the packages (or root, FUSE) or when the
+# testbed cannot start: one "SKIP testbed: <reason>" line, exit 0.
+# Env: XT_SRCDIR XT_BUILDDIR XT_PREFIX.
+. "$XT_SRCDIR/tests/lib.sh"
+xt_test_init testbed
+tb=$XT_SRCDIR/scripts/testbed.sh
+export XT_TESTBED_DIR=/tmp/romio-xt-check.$$ XT_TESTBED_NS=xtck$(($$ % 100000))
+e10=/dev/shm/romio-xt-tb-e10.$$
+
+if ! why=$("$tb" probe); then
+    echo "SKIP testbed: $why (install moosefs-master moosefs-chunkserver moosefs-client)"
+    exit 0
+fi
+xt_build "$mpicc" -O1 -g -Wall -o "$out/t_tb_rt" "$src/t_tb_rt.c"
+
+if ! "$tb" start > "$out/start.log" 2>&1; then
+    echo "SKIP testbed: scripts/testbed.sh start failed: $(grep 'error\|timed out\|died' "$out/start.log" | head -3 | tr '\n' ' ')"
+    "$tb" stop > /dev/null 2>&1
+    rm -rf "$XT_TESTBED_DIR"
+    exit 0
+fi
+mnt=$(tail -n 1 "$out/start.log")
+pids=$(awk '{print $1}' "$XT_TESTBED_DIR/pids")
+mkdir -p "$e10"
+trap '"$tb" stop > /dev/null 2>&1; rm -rf "$XT_TESTBED_DIR" "$e10"' EXIT
+echo "testbed up at $mnt: $(grep -c . "$XT_TESTBED_DIR/pids") daemons"
+
+rt() {  # rt FILE write|read HINTS...
+    XT_TEST_TIMEOUT=120 mpirun 2 ./t_tb_rt "$@"
+}
+run stock-write rt "$mnt/stock.dat" write
+run stock-read rt "$mnt/stock.dat" read
+
+# one line per extension: name, its key in the stats record, the hints that
+# force it on; the stats record (on stderr, in the logs) must show it active
+while read -r name key hints <&3; do
+    hints="$hints romio_xt_stats=enable"
+    # shellcheck disable=SC2086
+    run "$name-write" rt "$mnt/$name.dat" write $hints
+    run "$name-identical" cmp "$mnt/stock.dat" "$mnt/$name.dat"
+    run "$name-read-stock" rt "$mnt/$name.dat" read
+    # shellcheck disable=SC2086
+    run "$name-read" rt "$mnt/stock.dat" read $hints
+    run "$name-active" grep -q "\"$key\":{" "$out/$name-write.log" "$out/$name-read.log"
+done 3<<EOF
+stats stats romio_xt_stats=enable
+ds_adaptive ds_adaptive romio_ds_read=adaptive romio_ds_write=adaptive
+prefetch prefetch romio_prefetch=enable romio_prefetch_block_size=256k
+e10_cache nvm_cache e10_cache=enable e10_cache_path=$e10
+orthrus_disk_first orthrus romio_orthrus_force=disk_first romio_orthrus_servers=3 romio_orthrus_stripe_unit=64m
+orthrus_core_first orthrus romio_orthrus_force=core_first
+orthrus orthrus romio_orthrus=enable romio_orthrus_servers=3 romio_orthrus_stripe_unit=64m
+EOF
+
+# the chunks of a 64 MiB+ file are spread over the servers
+spread_check() {
+    head -c $((200 * 1024 * 1024)) /dev/zero > "$mnt/spread.dat" &&
+        "$tb" spread "$mnt/spread.dat" | tee spread.txt &&
+        [ "$(awk '{print $5}' spread.txt | sort -u | wc -l)" -ge 3 ]
+}
+run chunks-on-3-servers spread_check
+run second-start-refused bash -c "! '$tb' start"
+
+leftovers() {  # after stop: no daemon, mount, namespace or loop device left
+    local p bad=0
+    "$tb" stop || bad=1
+    for p in $pids; do
+        kill -0 "$p" 2>/dev/null && { echo "pid $p still alive"; bad=1; }
+    done
+    mountpoint -q "$mnt" && { echo "$mnt still mounted"; bad=1; }
+    grep -q "$XT_TESTBED_DIR" /proc/mounts && { echo "mounts left under $XT_TESTBED_DIR"; bad=1; }
+    ip netns list | grep -q "^$XT_TESTBED_NS-" && { echo "namespaces left: $(ip netns list)"; bad=1; }
+    losetup -a | grep -q "$XT_TESTBED_DIR" && { echo "loop devices left"; bad=1; }
+    "$tb" stop | grep -q 'nothing running' || { echo "second stop did not say nothing running"; bad=1; }
+    return $bad
+}
+run stop-leaves-nothing leftovers
+xt_finish
