@@ -55,6 +55,7 @@ part ds_adaptive bash "$XT_SRCDIR/tests/ds_adaptive/run.sh"
 part prefetch bash "$XT_SRCDIR/tests/prefetch/run.sh"
 part nvm_cache bash "$XT_SRCDIR/tests/nvm_cache/run.sh"
 part orthrus bash "$XT_SRCDIR/tests/orthrus/run.sh"
+part trace bash "$XT_SRCDIR/tests/trace/run.sh"
 part upstream bash "$XT_SRCDIR/tests/upstream/run.sh"
 
 echo "$pass passed, $fail failed"
