@@ -130,7 +130,7 @@ int main(int argc, char **argv)
     MPI_Init(&argc, &argv);
     MPI_Comm_rank(MPI_COMM_WORLD, &k.rank);
     MPI_Comm_size(MPI_COMM_WORLD, &k.nprocs);
-    if (argc != 10) {
+    if (argc != 9) {
         if (k.rank == 0)
             fprintf(stderr, "usage: xt_phasebench PATH contiguous|strided shared|fpp "
                     "write|read COLL BYTES SIZES SETTINGS\n");

@@ -44,15 +44,15 @@ SETTINGS = {
 
 # name, source, args ({work} = data dir), the two other settings
 WORKLOADS = [
-    ("matrix", "orthrus/matrix.c", ["{work}", "65536", "4", "60"],
+    ("matrix", "orthrus/matrix.c", ["{work}", "65536", "4", "20"],
      ["cb_nodes=1", "orthrus=disk_first"]),
-    ("noncontig", "orthrus/noncontig.c", ["{work}", "256", "4194304", "40"],
+    ("noncontig", "orthrus/noncontig.c", ["{work}", "256", "1048576", "16"],
      ["cb_nodes=1", "orthrus=core_first"]),
     ("xt_bench-vec", "workloads/xt_bench.c",
      ["--dir", "{work}", "--phases", "vec", "--vec-mib", "8", "--chunk-kib", "256"],
      ["ds=disable", "e10_cache=enable"]),
     ("xt_bench-contig", "workloads/xt_bench.c",
-     ["--dir", "{work}", "--phases", "contig", "--contig-mib", "32", "--chunk-kib", "64"],
+     ["--dir", "{work}", "--phases", "contig", "--contig-mib", "16", "--chunk-kib", "64"],
      ["e10_cache=enable", "cb_nodes=1"]),
 ]
 
@@ -106,7 +106,9 @@ def main():
     ap.add_argument("--work", default="/tmp/xt-estimate")
     ap.add_argument("--reps", type=int, default=3)
     ap.add_argument("--budget", type=float, default=300)
-    ap.add_argument("--calib-repeat", type=int, default=2)
+    ap.add_argument("--calib-repeat", type=int, default=1)
+    ap.add_argument("--advice", default="matrix,xt_bench-vec",
+                    help="workloads whose advice is measured against the default")
     a = ap.parse_args()
     tool = load_tool(a.prefix)
     os.makedirs(a.out, exist_ok=True)
@@ -171,7 +173,7 @@ def main():
                               f"{r[6]:.4f}", f"{r[7]:.4f}", f"{r[8]:.3f}"]) + "\n")
     # 4. advice
     adv = []
-    for wl in WORKLOADS:
+    for wl in [w for w in WORKLOADS if w[0] in a.advice.split(",")]:
         tdir = os.path.join(a.work, "traces", f"{wl[0]}-default-0")
         hfile = os.path.join(a.out, f"advice-{wl[0]}.hints")
         subprocess.run([os.path.join(a.prefix, "bin", "romio-xt-phases"), "--estimate",

@@ -3,20 +3,32 @@
  * (romio_xt_trace=enable) and one without, in alternating batches, so both
  * see the same machine state.
  *   overhead DIR REQ_BYTES BATCH ROUNDS
- * Prints per round: "ROUND r traced|plain calls seconds", then nothing else;
+ * Prints per round: "ROUND r traced|plain calls wall_seconds cpu_seconds";
  * benchmarks/trace/run.sh turns it into CSV and a summary. */
 #include <mpi.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
-static double batch(MPI_File fh, const char *buf, int rb, int n, MPI_Offset *pos, MPI_Offset wrap)
+static double cpu(void)
 {
-    double t0 = MPI_Wtime();
+    struct timespec ts;
+    clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);
+    return ts.tv_sec + ts.tv_nsec * 1e-9;
+}
+
+/* wall seconds; *cpu_s: this thread's CPU seconds (user + system), which a
+ * shared machine's preemption does not inflate */
+static double batch(MPI_File fh, const char *buf, int rb, int n, MPI_Offset *pos, MPI_Offset wrap,
+                    double *cpu_s)
+{
+    double t0 = MPI_Wtime(), c0 = cpu();
     for (int k = 0; k < n; k++) {
         MPI_File_write_at(fh, *pos, buf, rb, MPI_BYTE, MPI_STATUS_IGNORE);
         *pos = (*pos + rb) % wrap;
     }
+    *cpu_s = cpu() - c0;
     return MPI_Wtime() - t0;
 }
 
@@ -42,13 +54,14 @@ int main(int argc, char **argv)
         }
         snprintf(path[t], sizeof(path[t]), "%s/overhead.%d", argv[1], t);
         MPI_File_open(MPI_COMM_SELF, path[t], MPI_MODE_CREATE | MPI_MODE_RDWR, info[t], &fh[t]);
-        batch(fh[t], buf, rb, n, &pos[t], wrap);        /* warm up */
+        double c;
+        batch(fh[t], buf, rb, n, &pos[t], wrap, &c);    /* warm up */
     }
     for (int r = 0; r < rounds; r++)
         for (int k = 0; k < 2; k++) {
             int t = (r + k) % 2;        /* alternate which goes first */
-            double s = batch(fh[t], buf, rb, n, &pos[t], wrap);
-            printf("ROUND %d %s %d %.6f\n", r, t ? "traced" : "plain", n, s);
+            double c, s = batch(fh[t], buf, rb, n, &pos[t], wrap, &c);
+            printf("ROUND %d %s %d %.6f %.6f\n", r, t ? "traced" : "plain", n, s, c);
         }
     for (int t = 0; t < 2; t++) {
         MPI_File_close(&fh[t]);

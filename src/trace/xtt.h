@@ -11,6 +11,8 @@
 int xtt_writer_join(ADIO_File fd, const char *dir);
 /* seconds since time 0 on this rank's aligned clock */
 double xtt_time(void);
+/* the same, cheaper (for every call's start and end) */
+double xtt_stamp(void);
 /* a slot for one record in the buffer (flushes it when full), or NULL when
  * tracing broke (unwritable file: one warning, then nothing) */
 struct xtt_rec *xtt_next(void);

@@ -68,7 +68,7 @@ static void enter(ADIO_File fd, struct xtt_call *c, int fpt, ADIO_Offset off, in
     }
     if ((o = orth(fd)) != NULL)
         memcpy(c->runs, o->runs, sizeof(c->runs));
-    c->t0 = xtt_time();
+    c->t0 = xtt_stamp();
 }
 
 /* the Orthrus candidate that ran the call, + 1 (0: none) */
@@ -90,7 +90,9 @@ static void leave(ADIO_File fd, const struct xtt_call *c, int op, int flags, int
     double t1;
     if (--st->depth > 0)
         return;
-    t1 = xtt_time();
+    t1 = xtt_stamp();
+    if (t1 < c->t0)             /* a re-anchoring in between */
+        t1 = c->t0;
     if (!(r = xtt_next()))
         return;
     if (dt != MPI_DATATYPE_NULL)
