@@ -2,7 +2,7 @@
  * rank, to two files opened in the same process, one with the trace layer
  * (romio_xt_trace=enable) and one without, in alternating batches, so both
  * see the same machine state.
- *   overhead DIR REQ_BYTES BATCH ROUNDS
+ *   overhead DIR REQ_BYTES BATCH ROUNDS [control]
  * Prints per round: "ROUND r traced|plain calls wall_seconds cpu_seconds";
  * benchmarks/trace/run.sh turns it into CSV and a summary. */
 #include <mpi.h>
@@ -35,8 +35,8 @@ static double batch(MPI_File fh, const char *buf, int rb, int n, MPI_Offset *pos
 int main(int argc, char **argv)
 {
     MPI_Init(&argc, &argv);
-    if (argc != 5) {
-        fprintf(stderr, "usage: overhead DIR REQ_BYTES BATCH ROUNDS\n");
+    if (argc != 5 && argc != 6) {
+        fprintf(stderr, "usage: overhead DIR REQ_BYTES BATCH ROUNDS [control]\n");
         MPI_Abort(MPI_COMM_WORLD, 2);
     }
     int rb = atoi(argv[2]), n = atoi(argv[3]), rounds = atoi(argv[4]);
@@ -46,7 +46,7 @@ int main(int argc, char **argv)
     MPI_Offset pos[2] = { 0, 0 }, wrap = (MPI_Offset) rb * 4096;   /* stays in page cache */
     for (int t = 0; t < 2; t++) {
         MPI_Info_create(&info[t]);
-        if (t) {
+        if (t && argc == 5) {   /* "control": both files plain (the noise floor) */
             char dir[4096];
             snprintf(dir, sizeof(dir), "%s/trace", argv[1]);
             MPI_Info_set(info[t], "romio_xt_trace", "enable");

@@ -1,18 +1,20 @@
 #!/bin/bash
 # Trace layer overhead: one rank, small contiguous writes (page cache), a
 # traced and a plain file in the same process, alternating batches.
-#   run.sh [REQ_BYTES] [BATCH] [ROUNDS]     (defaults 256 20000 15)
+#   run.sh [REQ_BYTES] [BATCH] [ROUNDS] [control]   (defaults 256 20000 15; control:
+#   both files untraced, which shows the noise floor and any bias between the two files)
 # Env: XT_PREFIX XT_BUILDDIR.  Output: $XT_BUILDDIR/bench-out/trace/trace-overhead.{csv,md}
 set -eu
 here=$(cd "$(dirname "$0")" && pwd)
 out=$XT_BUILDDIR/bench-out/trace
 work=${XT_BENCH_WORK:-$XT_BUILDDIR/bench-work}/trace
-rb=${1:-256} batch=${2:-20000} rounds=${3:-15}
+rb=${1:-256} batch=${2:-20000} rounds=${3:-15} control=${4:-}
+name=trace-overhead${control:+-control}
 mkdir -p "$out" "$work"
 "$XT_PREFIX/bin/mpicc" -O2 -o "$work/overhead" "$here/overhead.c"
 env -u ROMIO_HINTS -u ROMIO_XT_TRACE -u ROMIO_XT_STATS \
-    "$XT_PREFIX/bin/mpiexec" -n 1 "$work/overhead" "$work" "$rb" "$batch" "$rounds" > "$work/raw.txt"
-python3 - "$work/raw.txt" "$out/trace-overhead.csv" "$rb" <<'PY' | tee "$out/trace-overhead.md"
+    "$XT_PREFIX/bin/mpiexec" -n 1 "$work/overhead" "$work" "$rb" "$batch" "$rounds" $control > "$work/raw.txt"
+python3 - "$work/raw.txt" "$out/$name.csv" "$rb" "$control" <<'PY' | tee "$out/$name.md"
 import statistics as st, sys
 rows = {}
 for line in open(sys.argv[1]):
@@ -31,7 +33,7 @@ with open(sys.argv[2], "w") as f:
         rate.append(n / pw)
         f.write(f"{r},{n},{pw:.6f},{tw:.6f},{pc:.6f},{tc:.6f},{n / pw:.0f},"
                 f"{ov['wall'][-1]:.2f},{ov['cpu'][-1]:.2f}\n")
-print("# Trace layer overhead\n")
+print("# Trace layer overhead" + (" (control: both files untraced)" if sys.argv[4] else "") + "\n")
 print(f"One rank, MPI_File_write_at of {sys.argv[3]} B (page cache), a traced and a plain file "
       "in the same process, alternating batches (which goes first alternates too). The machine "
       "(2 cores, gVisor) was shared with other builds (load ~15): wall time is inflated by "

@@ -20,9 +20,12 @@ struct xtt_state {
     MPI_Datatype ftype;         /* the file type the next two describe */
     MPI_Count ftype_size;
     int64_t ftype_pieces;       /* nonempty blocks of the flattened file type */
+    MPI_Datatype dt;            /* the last call's memory type and its size */
+    MPI_Count dt_size;
 };
 
 struct xtt_call {
+    struct xtt_state *st;
     double t0;
     int64_t off;
     int64_t runs[ORTH_MAX_CAND + 4];
@@ -53,7 +56,7 @@ static void describe_filetype(ADIO_File fd, struct xtt_state *st)
 
 static void enter(ADIO_File fd, struct xtt_call *c, int fpt, ADIO_Offset off, int contig)
 {
-    struct xtt_state *st = state(fd);
+    struct xtt_state *st = c->st = state(fd);
     struct orth_state *o;
     if (st->depth++ > 0)
         return;
@@ -66,7 +69,7 @@ static void enter(ADIO_File fd, struct xtt_call *c, int fpt, ADIO_Offset off, in
         ADIOI_Get_byte_offset(fd, off, &b);
         c->off = b;
     }
-    if ((o = orth(fd)) != NULL)
+    if ((st->flags & XTT_F_ORTH) && (o = orth(fd)) != NULL)
         memcpy(c->runs, o->runs, sizeof(c->runs));
     c->t0 = xtt_stamp();
 }
@@ -75,7 +78,7 @@ static void enter(ADIO_File fd, struct xtt_call *c, int fpt, ADIO_Offset off, in
 static int candidate(ADIO_File fd, const struct xtt_call *c)
 {
     struct orth_state *o = orth(fd);
-    for (int k = 0; o && k < ORTH_MAX_CAND + 4 && k < 15; k++)
+    for (int k = 0; o && (c->st->flags & XTT_F_ORTH) && k < ORTH_MAX_CAND + 4 && k < 15; k++)
         if (o->runs[k] != c->runs[k])
             return k + 1;
     return 0;
@@ -84,9 +87,8 @@ static int candidate(ADIO_File fd, const struct xtt_call *c)
 static void leave(ADIO_File fd, const struct xtt_call *c, int op, int flags, int count,
                   MPI_Datatype dt)
 {
-    struct xtt_state *st = state(fd);
+    struct xtt_state *st = c->st;
     struct xtt_rec *r;
-    MPI_Count size = 0;
     double t1;
     if (--st->depth > 0)
         return;
@@ -95,9 +97,15 @@ static void leave(ADIO_File fd, const struct xtt_call *c, int op, int flags, int
         t1 = c->t0;
     if (!(r = xtt_next()))
         return;
-    if (dt != MPI_DATATYPE_NULL)
-        MPI_Type_size_x(dt, &size);
-    int64_t bytes = (int64_t) count * size, pieces = bytes > 0;
+    /* the size of a predefined type is cached (MPICH: handle kind 1 in the top
+     * two bits); a derived type's handle may be reused for another type */
+    if (dt != st->dt || ((unsigned) dt >> 30) != 1) {
+        st->dt = dt;
+        st->dt_size = 0;
+        if (dt != MPI_DATATYPE_NULL)
+            MPI_Type_size_x(dt, &st->dt_size);
+    }
+    int64_t bytes = (int64_t) count * st->dt_size, pieces = bytes > 0;
     if (flags & XTT_F_STRIDED) {     /* pieces in the file view */
         if (st->ftype != fd->filetype)
             describe_filetype(fd, st);
@@ -183,7 +191,7 @@ static int xtt_open(ADIO_File fd, void *vst)
         (xt_slot_of(fd, &orth_layer) ? XTT_F_ORTH : 0) |
         (xt_slot_of(fd, &ads_layer) ? XTT_F_DS_ADAPTIVE : 0) |
         (xt_slot_of(fd, &pf_layer) ? XTT_F_PREFETCH : 0);
-    st->ftype = MPI_DATATYPE_NULL;
+    st->ftype = st->dt = MPI_DATATYPE_NULL;
     st->id = xtt_announce(fd->filename, xf->nprocs, fd->hints->cb_nodes, st->flags);
     return 0;
 }
