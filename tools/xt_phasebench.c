@@ -1,11 +1,12 @@
 /* romio-xt-phases --calibrate: I/O phases of one kind, timed under settings.
- *   xt_phasebench PATH contiguous|strided shared|fpp write|read COLL BYTES SIZES SETTINGS
+ *   xt_phasebench PATH contiguous|strided shared|fpp write|read COLL BYTES SIZES SETTINGS [PIECES]
  * For each request size in SIZES (comma list) and each setting (a line
  * "name<TAB>key value;key value..." of the file SETTINGS, given as MPI_Info
  * hints at open), each rank moves BYTES in calls of that size (collective when
  * COLL is 1).  contiguous: a rank's calls follow each other; strided: a file
- * view puts a rank's blocks one request apart (ranks interleaved in a shared
- * file, holes in a file per process).  Reads first write the data (untimed)
+ * view cuts each call into PIECES blocks (default 1), a rank's blocks one
+ * block apart (ranks interleaved in a shared file, holes in a file per
+ * process).  Reads first write the data (untimed)
  * and drop it from the page cache (POSIX_FADV_DONTNEED), as the project's
  * benchmarks read cold.  Prints per run, on rank 0:
  *   RESULT <setting> <size> <calls> <seconds>
@@ -19,7 +20,7 @@
 #include <unistd.h>
 
 struct kind {
-    int strided, shared, is_write, coll, rank, nprocs;
+    int strided, shared, is_write, coll, rank, nprocs, pieces;
     const char *base;
 };
 
@@ -63,12 +64,13 @@ static void evict(const char *path)
 static MPI_File open_view(const struct kind *k, const char *path, MPI_Info info, int rb, int n)
 {
     int ways = k->strided ? (k->shared ? k->nprocs : 2) : 1;
-    MPI_Offset disp = !k->shared ? 0 : k->strided ? (MPI_Offset) k->rank * rb
+    int np = k->strided && k->pieces > 1 && rb / k->pieces > 0 ? k->pieces : 1, blk = rb / np;
+    MPI_Offset disp = !k->shared ? 0 : k->strided ? (MPI_Offset) k->rank * blk
         : (MPI_Offset) k->rank * rb * n;
     MPI_Datatype vec, ftype;
     MPI_File fh;
-    MPI_Type_vector(1, rb, rb * ways, MPI_BYTE, &vec);
-    MPI_Type_create_resized(vec, 0, (MPI_Aint) rb * ways, &ftype);
+    MPI_Type_vector(np, blk, blk * ways, MPI_BYTE, &vec);
+    MPI_Type_create_resized(vec, 0, (MPI_Aint) blk * ways * np, &ftype);
     MPI_Type_commit(&ftype);
     check(MPI_File_open(k->shared ? MPI_COMM_WORLD : MPI_COMM_SELF, path,
                         MPI_MODE_CREATE | MPI_MODE_RDWR, info, &fh), "open");
@@ -130,10 +132,10 @@ int main(int argc, char **argv)
     MPI_Init(&argc, &argv);
     MPI_Comm_rank(MPI_COMM_WORLD, &k.rank);
     MPI_Comm_size(MPI_COMM_WORLD, &k.nprocs);
-    if (argc != 9) {
+    if (argc != 9 && argc != 10) {
         if (k.rank == 0)
             fprintf(stderr, "usage: xt_phasebench PATH contiguous|strided shared|fpp "
-                    "write|read COLL BYTES SIZES SETTINGS\n");
+                    "write|read COLL BYTES SIZES SETTINGS [PIECES]\n");
         MPI_Abort(MPI_COMM_WORLD, 2);
     }
     k.base = argv[1];
@@ -141,6 +143,7 @@ int main(int argc, char **argv)
     k.shared = strcmp(argv[3], "shared") == 0;
     k.is_write = strcmp(argv[4], "write") == 0;
     k.coll = atoi(argv[5]);
+    k.pieces = argc > 9 ? atoi(argv[9]) : 1;
     long long bytes = atoll(argv[6]);
     FILE *sf = fopen(argv[8], "r");
     if (!sf) {

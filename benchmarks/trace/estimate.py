@@ -107,6 +107,8 @@ def main():
     ap.add_argument("--reps", type=int, default=3)
     ap.add_argument("--budget", type=float, default=300)
     ap.add_argument("--calib-repeat", type=int, default=1)
+    ap.add_argument("--reuse", action="store_true",
+                    help="use the traces of an earlier run in --work (recalibrate only)")
     ap.add_argument("--advice", default="matrix,xt_bench-vec",
                     help="workloads whose advice is measured against the default")
     a = ap.parse_args()
@@ -125,7 +127,8 @@ def main():
         for wl in WORKLOADS:
             for s in ["default"] + wl[3]:
                 tdir = os.path.join(a.work, "traces", f"{wl[0]}-{s}-{rep}")
-                run_one(a, exes[wl[0]], wl, s, tdir)
+                if not (a.reuse and os.path.isdir(tdir)):
+                    run_one(a, exes[wl[0]], wl, s, tdir)
                 meas.setdefault((wl[0], s), []).append(phases(tool, tdir))
                 print(f"rep {rep} {wl[0]} {s}: {len(meas[(wl[0], s)][-1])} phases", flush=True)
     # 2. the database, from the default traces' phase kinds
