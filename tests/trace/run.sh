@@ -15,9 +15,10 @@ xt_build build
 NREQ=64 RB=8192
 exact() {
     mkdir -p "$out/job" "$out/tr"
-    ROMIO_XT_TRACE=$out/tr mpirun 2 ./t_phases "$out/job" $NREQ $RB 1.5 > job.out || return 1
+    ROMIO_XT_JOB_ID=job-a ROMIO_XT_TRACE=$out/tr mpirun 2 ./t_phases "$out/job" $NREQ $RB 1.5 \
+        > job.out || return 1
     grep -q '^bad bytes 0$' job.out || { echo "data check failed"; return 1; }
-    ls "$out/tr"/*.xtt | wc -l | grep -qx 2 || { echo "expected 2 trace files"; return 1; }
+    ls "$out/tr"/job_a-{0,1}.xtt > /dev/null || { echo "expected job_a-0.xtt, job_a-1.xtt"; return 1; }
     "$phases" --json --png "$out/phases.png" "$out/tr" > phases.json || return 1
     "$phases" --png '' "$out/tr" > phases.txt || return 1
     cat phases.txt
@@ -64,7 +65,7 @@ run time-distance distance
 hint() {
     mkdir -p "$out/job2" "$out/tr2"
     printf 'romio_xt_trace enable\nromio_xt_trace_dir %s\n' "$out/tr2" > h.hints
-    ROMIO_HINTS=$out/h.hints ROMIO_XT_STATS=1 ROMIO_XT_STATS_FILE=$out/h.json \
+    ROMIO_XT_JOB_ID=job-b ROMIO_HINTS=$out/h.hints ROMIO_XT_STATS=1 ROMIO_XT_STATS_FILE=$out/h.json \
         timeout 300 "$mpiexec" -n 2 ./t_phases "$out/job2" 8 4096 0 > h.out || return 1
     grep -q '^bad bytes 0$' h.out && ls "$out/tr2"/*-1.xtt > /dev/null &&
         grep -q '"trace"' h.json
@@ -113,7 +114,7 @@ run unwritable-dir unwritable
 # memory stays bounded: more records than the buffer holds are all written
 bounded() {
     mkdir -p "$out/job4" "$out/tr4"
-    ROMIO_XT_TRACE=$out/tr4 mpirun 1 ./t_phases "$out/job4" 8000 64 0 > b.out || return 1
+    ROMIO_XT_JOB_ID=job-c ROMIO_XT_TRACE=$out/tr4 mpirun 1 ./t_phases "$out/job4" 8000 64 0 > b.out || return 1
     "$phases" --json --png '' "$out/tr4" > b.json || return 1
     python3 -c '
 import json
