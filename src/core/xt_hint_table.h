@@ -142,6 +142,15 @@
       "ROMIO_XT_ORTHRUS_LOG", \
       "A CSV file rank 0 appends one line per collective call to: call, time, op, " \
       "signature, candidate, phase (examining|chosen), bytes, seconds (slowest rank), " \
-      "event (chose:<winner> | reexamine).")
+      "event (chose:<winner> | reexamine).") \
+    X(XT_H_TRACE, "romio_xt_trace", XT_ENUM, "disable", 0, 0, "disable|enable", \
+      XT_AGREE | XT_OPEN_ONLY, NULL, \
+      "Trace layer: one 40-byte record per MPI-IO data call per rank (times, op, offset, " \
+      "bytes, pieces, collective, layer decisions), written to romio_xt_trace_dir/<job>-<rank>.xtt " \
+      "for romio-xt-phases. Setting romio_xt_trace_dir (or ROMIO_XT_TRACE=DIR) also turns it on.") \
+    X(XT_H_TRACE_DIR, "romio_xt_trace_dir", XT_STRING, "", 0, 0, NULL, XT_AGREE | XT_OPEN_ONLY, \
+      "ROMIO_XT_TRACE", \
+      "Directory for the trace files (created if missing; empty = the current directory). " \
+      "Unwritable: one warning, tracing off, the job runs.")
 
 #endif

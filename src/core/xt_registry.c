@@ -3,6 +3,7 @@
 #include "xt_layer.h"
 
 extern const struct xt_layer nvc_layer, pf_layer, ads_layer, orth_layer, xts_layer;
+extern const struct xt_layer xtt_layer;
 
 const struct xt_layer *const xt_layers[] = {
     &nvc_layer,
@@ -10,6 +11,7 @@ const struct xt_layer *const xt_layers[] = {
     &ads_layer,
     &orth_layer,
     &xts_layer,
+    &xtt_layer,                 /* trace: on top, it records the application's calls */
 };
 
 const int xt_nlayers = sizeof(xt_layers) / sizeof(xt_layers[0]);

@@ -1,0 +1,218 @@
+/* romio-xt trace layer: one record per MPI-IO data call (and sync) per rank.
+ *
+ * It sits on top of the stack, so a call at depth 0 is the application's;
+ * the calls ROMIO's strided and collective code make through fd->fns
+ * (depth > 0) are not recorded.  Per call: two clock reads, the first byte's
+ * offset, the file pieces (from the cached flattened file type) and, for
+ * collective calls under Orthrus, the candidate that ran it. */
+#include "xtt.h"
+#include "../orthrus/orth.h"
+#include "../nvm_cache/nvc.h"
+#include "../prefetch/pf.h"
+#include "../ds_adaptive/ads.h"
+
+#include <string.h>
+
+struct xtt_state {
+    int id;                     /* file id in the trace */
+    int depth;
+    uint8_t flags;              /* XTT_F_E10 ... of this file */
+    MPI_Datatype ftype;         /* the file type the next two describe */
+    MPI_Count ftype_size;
+    int64_t ftype_pieces;       /* nonempty blocks of the flattened file type */
+    MPI_Datatype dt;            /* the last call's memory type and its size */
+    MPI_Count dt_size;
+};
+
+struct xtt_call {
+    struct xtt_state *st;
+    double t0;
+    int64_t off;
+    int64_t runs[ORTH_MAX_CAND + 4];
+};
+
+const struct xt_layer xtt_layer;
+
+static struct xtt_state *state(ADIO_File fd)
+{
+    return xt_slot_of(fd, &xtt_layer)->state;
+}
+
+static struct orth_state *orth(ADIO_File fd)
+{
+    struct xt_slot *s = xt_slot_of(fd, &orth_layer);
+    return s ? s->state : NULL;
+}
+
+static void describe_filetype(ADIO_File fd, struct xtt_state *st)
+{
+    ADIOI_Flatlist_node *flat = ADIOI_Flatten_and_find(fd->filetype);
+    st->ftype = fd->filetype;
+    st->ftype_pieces = 0;
+    for (MPI_Count k = 0; flat && k < flat->count; k++)
+        st->ftype_pieces += flat->blocklens[k] > 0;
+    MPI_Type_size_x(fd->filetype, &st->ftype_size);
+}
+
+static void enter(ADIO_File fd, struct xtt_call *c, int fpt, ADIO_Offset off, int contig)
+{
+    struct xtt_state *st = c->st = state(fd);
+    struct orth_state *o;
+    if (st->depth++ > 0)
+        return;
+    if (fpt == ADIO_INDIVIDUAL)
+        c->off = fd->fp_ind;
+    else if (contig)
+        c->off = off;
+    else {
+        ADIO_Offset b = 0;
+        ADIOI_Get_byte_offset(fd, off, &b);
+        c->off = b;
+    }
+    if ((st->flags & XTT_F_ORTH) && (o = orth(fd)) != NULL)
+        memcpy(c->runs, o->runs, sizeof(c->runs));
+    c->t0 = xtt_stamp();
+}
+
+/* the Orthrus candidate that ran the call, + 1 (0: none) */
+static int candidate(ADIO_File fd, const struct xtt_call *c)
+{
+    struct orth_state *o = orth(fd);
+    for (int k = 0; o && (c->st->flags & XTT_F_ORTH) && k < ORTH_MAX_CAND + 4 && k < 15; k++)
+        if (o->runs[k] != c->runs[k])
+            return k + 1;
+    return 0;
+}
+
+static void leave(ADIO_File fd, const struct xtt_call *c, int op, int flags, int count,
+                  MPI_Datatype dt)
+{
+    struct xtt_state *st = c->st;
+    struct xtt_rec *r;
+    double t1;
+    if (--st->depth > 0)
+        return;
+    t1 = xtt_stamp();
+    if (t1 < c->t0)             /* a re-anchoring in between */
+        t1 = c->t0;
+    if (!(r = xtt_next()))
+        return;
+    /* the size of a predefined type is cached (MPICH: handle kind 1 in the top
+     * two bits); a derived type's handle may be reused for another type */
+    if (dt != st->dt || ((unsigned) dt >> 30) != 1) {
+        st->dt = dt;
+        st->dt_size = 0;
+        if (dt != MPI_DATATYPE_NULL)
+            MPI_Type_size_x(dt, &st->dt_size);
+    }
+    int64_t bytes = (int64_t) count * st->dt_size, pieces = bytes > 0;
+    if (flags & XTT_F_STRIDED) {     /* pieces in the file view */
+        if (st->ftype != fd->filetype)
+            describe_filetype(fd, st);
+        if (st->ftype_pieces > 1 && st->ftype_size > 0)
+            pieces = (bytes * st->ftype_pieces + st->ftype_size - 1) / st->ftype_size;
+        else
+            flags &= ~XTT_F_STRIDED;
+    }
+    *r = (struct xtt_rec) {.t0 = c->t0,.t1 = t1,.off = c->off,.bytes = bytes,
+        .pieces = (uint32_t) (pieces > UINT32_MAX ? UINT32_MAX : pieces),.file = st->id,
+        .op = (uint8_t) (op | ((flags & XTT_F_COLL) ? candidate(fd, c) << 4 : 0)),
+        .flags = (uint8_t) (flags | st->flags)
+    };
+}
+
+#define XTT_DATA_OP(NAME, OP, FLAGS, MEMBER, CONST, LAST_T)                      \
+    static void ADIOI_XTT_##NAME(ADIO_File fd, CONST void *buf, int count,       \
+                                 MPI_Datatype dt, int fpt, ADIO_Offset off,      \
+                                 LAST_T last, int *error_code)                   \
+    {                                                                            \
+        struct xtt_call c;                                                       \
+        enter(fd, &c, fpt, off, !((FLAGS) & XTT_F_STRIDED));                     \
+        xt_lower(fd, &xtt_layer)->MEMBER(fd, buf, count, dt, fpt, off, last,     \
+                                         error_code);                            \
+        leave(fd, &c, OP, FLAGS, count, dt);                                     \
+    }
+
+#define S XTT_F_STRIDED
+#define C (XTT_F_STRIDED | XTT_F_COLL)
+#define N XTT_F_NONBLOCKING
+XTT_DATA_OP(ReadContig, XTT_READ, 0, ADIOI_xxx_ReadContig, , ADIO_Status *)
+XTT_DATA_OP(WriteContig, XTT_WRITE, 0, ADIOI_xxx_WriteContig, const, ADIO_Status *)
+XTT_DATA_OP(ReadStrided, XTT_READ, S, ADIOI_xxx_ReadStrided, , ADIO_Status *)
+XTT_DATA_OP(WriteStrided, XTT_WRITE, S, ADIOI_xxx_WriteStrided, const, ADIO_Status *)
+XTT_DATA_OP(ReadColl, XTT_READ, C, ADIOI_xxx_ReadStridedColl, , ADIO_Status *)
+XTT_DATA_OP(WriteColl, XTT_WRITE, C, ADIOI_xxx_WriteStridedColl, const, ADIO_Status *)
+XTT_DATA_OP(IreadContig, XTT_READ, N, ADIOI_xxx_IreadContig, , ADIO_Request *)
+XTT_DATA_OP(IwriteContig, XTT_WRITE, N, ADIOI_xxx_IwriteContig, const, ADIO_Request *)
+XTT_DATA_OP(IreadStrided, XTT_READ, S | N, ADIOI_xxx_IreadStrided, , ADIO_Request *)
+XTT_DATA_OP(IwriteStrided, XTT_WRITE, S | N, ADIOI_xxx_IwriteStrided, const, ADIO_Request *)
+XTT_DATA_OP(IreadColl, XTT_READ, C | N, ADIOI_xxx_IreadStridedColl, , ADIO_Request *)
+XTT_DATA_OP(IwriteColl, XTT_WRITE, C | N, ADIOI_xxx_IwriteStridedColl, const, ADIO_Request *)
+#undef S
+#undef C
+#undef N
+
+static void ADIOI_XTT_Flush(ADIO_File fd, int *error_code)
+{
+    struct xtt_call c;
+    enter(fd, &c, ADIO_EXPLICIT_OFFSET, 0, 1);
+    xt_lower(fd, &xtt_layer)->ADIOI_xxx_Flush(fd, error_code);
+    leave(fd, &c, XTT_SYNC, 0, 0, MPI_DATATYPE_NULL);
+}
+
+static const ADIOI_Fns xtt_ops = {
+    .ADIOI_xxx_ReadContig = ADIOI_XTT_ReadContig,
+    .ADIOI_xxx_WriteContig = ADIOI_XTT_WriteContig,
+    .ADIOI_xxx_ReadStrided = ADIOI_XTT_ReadStrided,
+    .ADIOI_xxx_WriteStrided = ADIOI_XTT_WriteStrided,
+    .ADIOI_xxx_ReadStridedColl = ADIOI_XTT_ReadColl,
+    .ADIOI_xxx_WriteStridedColl = ADIOI_XTT_WriteColl,
+    .ADIOI_xxx_IreadContig = ADIOI_XTT_IreadContig,
+    .ADIOI_xxx_IwriteContig = ADIOI_XTT_IwriteContig,
+    .ADIOI_xxx_IreadStrided = ADIOI_XTT_IreadStrided,
+    .ADIOI_xxx_IwriteStrided = ADIOI_XTT_IwriteStrided,
+    .ADIOI_xxx_IreadStridedColl = ADIOI_XTT_IreadColl,
+    .ADIOI_xxx_IwriteStridedColl = ADIOI_XTT_IwriteColl,
+    .ADIOI_xxx_Flush = ADIOI_XTT_Flush,
+};
+
+static int xtt_wanted(const struct xt_file *xf)
+{
+    return xf->hints[XT_H_TRACE].i != 0 || xf->hints[XT_H_TRACE_DIR].s[0] != '\0';
+}
+
+static int xtt_open(ADIO_File fd, void *vst)
+{
+    struct xtt_state *st = vst;
+    struct xt_file *xf = xt_file(fd);
+    if (xtt_writer_join(fd, xf->hints[XT_H_TRACE_DIR].s) != 0)
+        return -1;
+    st->flags = (xt_slot_of(fd, &nvc_layer) ? XTT_F_E10 : 0) |
+        (xt_slot_of(fd, &orth_layer) ? XTT_F_ORTH : 0) |
+        (xt_slot_of(fd, &ads_layer) ? XTT_F_DS_ADAPTIVE : 0) |
+        (xt_slot_of(fd, &pf_layer) ? XTT_F_PREFETCH : 0);
+    st->ftype = st->dt = MPI_DATATYPE_NULL;
+    st->id = xtt_announce(fd->filename, xf->nprocs, fd->hints->cb_nodes, st->flags);
+    return 0;
+}
+
+static void xtt_close(ADIO_File fd, void *vst, int *error_code)
+{
+    struct xtt_state *st = vst;
+    struct xtt_rec *r = xtt_next();
+    if (r)
+        *r = (struct xtt_rec) {.t0 = xtt_time(),.file = st->id,.op = XTT_CLOSE };
+    if (r)
+        r->t1 = r->t0;
+    xtt_flush();
+}
+
+const struct xt_layer xtt_layer = {
+    .name = "trace",
+    .wanted = xtt_wanted,
+    .ops = &xtt_ops,
+    .state_size = sizeof(struct xtt_state),
+    .open = xtt_open,
+    .close = xtt_close,
+    .direct_io_ok = 1,
+};

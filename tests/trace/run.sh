@@ -1,0 +1,128 @@
+#!/bin/bash
+# romio-xt trace layer and romio-xt-phases tests.  Env: XT_PREFIX XT_SRCDIR XT_BUILDDIR.
+# Prints one "PASS trace/name" / "FAIL trace/name" line per test.
+. "$XT_SRCDIR/tests/lib.sh"
+xt_test_init trace
+phases=$XT_PREFIX/bin/romio-xt-phases
+
+build() {
+    "$mpicc" -O1 -g -Wall -o "$out/t_phases" "$src/t_phases.c"
+}
+xt_build build
+
+# the synthetic job: 3 write phases 1.5 s apart, then a read phase, 2 ranks;
+# the tool must find exactly 4 phases with the bytes the job moved
+NREQ=64 RB=8192
+exact() {
+    mkdir -p "$out/job" "$out/tr"
+    ROMIO_XT_JOB_ID=job-a ROMIO_XT_TRACE=$out/tr mpirun 2 ./t_phases "$out/job" $NREQ $RB 1.5 \
+        > job.out || return 1
+    grep -q '^bad bytes 0$' job.out || { echo "data check failed"; return 1; }
+    ls "$out/tr"/job_a-{0,1}.xtt > /dev/null || { echo "expected job_a-0.xtt, job_a-1.xtt"; return 1; }
+    "$phases" --json --png "$out/phases.png" "$out/tr" > phases.json || return 1
+    "$phases" --png '' "$out/tr" > phases.txt || return 1
+    cat phases.txt
+    python3 - job.out phases.json <<'PY'
+import json, sys
+want = {}
+for line in open(sys.argv[1]):
+    w = line.split()
+    if w[0] == "phase":
+        want[int(w[1])] = int(w[3])
+rows = [json.loads(l) for l in open(sys.argv[2])]
+assert len(rows) == 4, f"{len(rows)} phases, expected 4: {rows}"
+assert [r["op"] for r in rows] == ["write"] * 3 + ["read"], [r["op"] for r in rows]
+for k, r in enumerate(rows, 1):
+    assert r["bytes"] == want[k], (k, r["bytes"], want[k])
+    assert r["ranks"] == 2 and r["file_strategy"] == "shared", r
+    assert r["requests"] == 2 * 64 * (3 if k == 4 else 1), r
+    assert r["request_size_median"] == 8192, r
+    assert r["start"] < r["end"] and r["bandwidth_MiBps"] > 0, r
+assert rows[0]["collective_share"] == 0 and rows[1]["collective_share"] == 1, rows
+assert rows[0]["spatiality"] == "contiguous" and rows[2]["spatiality"] == "strided", rows
+for a, b in zip(rows, rows[1:3]):
+    assert b["start"] - a["end"] > 1.0, (a, b)
+print("4 phases, bytes", [r["bytes"] for r in rows])
+PY
+    [ -s "$out/phases.png" ] || ! python3 -c 'import matplotlib' 2> /dev/null
+}
+run exact-4-phases exact
+
+# the time_distance parameter: with 2 s the three write phases are one
+distance() {
+    "$phases" --json --png '' --time-distance 2 "$out/tr" > d2.json || return 1
+    python3 -c '
+import json, sys
+rows = [json.loads(l) for l in open("d2.json")]
+assert [r["op"] for r in rows] == ["write", "read"], rows
+assert rows[0]["bytes"] == 3 * 2 * 64 * 8192, rows[0]
+'
+}
+run time-distance distance
+
+# the hint turns tracing on too (directory from romio_xt_trace_dir); with
+# tracing and stats both on the data is still right
+hint() {
+    mkdir -p "$out/job2" "$out/tr2"
+    printf 'romio_xt_trace enable\nromio_xt_trace_dir %s\n' "$out/tr2" > h.hints
+    ROMIO_XT_JOB_ID=job-b ROMIO_HINTS=$out/h.hints ROMIO_XT_STATS=1 ROMIO_XT_STATS_FILE=$out/h.json \
+        timeout 300 "$mpiexec" -n 2 ./t_phases "$out/job2" 8 4096 0 > h.out || return 1
+    grep -q '^bad bytes 0$' h.out && ls "$out/tr2"/*-1.xtt > /dev/null &&
+        grep -q '"trace"' h.json
+}
+run hint-enable hint
+
+# bad input: a clear error naming the file, exit 2, no traceback
+bad_case() {  # bad_case NAME EXPECTED_TEXT: run the tool on $out/bad/NAME
+    local rc
+    "$phases" --png '' "$out/bad/$1" > "bad-$1.out" 2>&1; rc=$?
+    cat "bad-$1.out"
+    [ $rc -eq 2 ] && grep -q "romio-xt-phases: error: .*$2" "bad-$1.out" &&
+        ! grep -q Traceback "bad-$1.out"
+}
+bad() {
+    local t0 t1
+    t0=$(ls "$out/tr"/*-0.xtt) t1=$(ls "$out/tr"/*-1.xtt)
+    mkdir -p "$out/bad"/{trunc,corrupt,mixed,empty,none,magic}
+    head -c $(( $(stat -c %s "$t0") - 7 )) "$t0" > "$out/bad/trunc/j-0.xtt"
+    cp "$t0" "$out/bad/corrupt/j-0.xtt"
+    printf '\377\377\377\377\377\377\377\377' | dd of="$out/bad/corrupt/j-0.xtt" bs=1 \
+        seek=$(( $(stat -c %s "$t0") - 40 )) conv=notrunc 2> /dev/null
+    cp "$t0" "$out/bad/mixed/"; cp "$(ls "$out/tr2"/*-1.xtt)" "$out/bad/mixed/"
+    : > "$out/bad/empty/j-0.xtt"
+    printf 'hello, this is not a trace file at all; long enough for a header........................................................................' > "$out/bad/magic/j-0.xtt"
+    bad_case trunc "trunc/j-0.xtt: truncated" &&
+        bad_case corrupt "corrupt/j-0.xtt: corrupt record [0-9]" &&
+        bad_case mixed "mixed with job" &&
+        bad_case empty "empty/j-0.xtt: empty trace" &&
+        bad_case none "no trace files" &&
+        bad_case magic "magic/j-0.xtt: not a romio-xt trace"
+}
+run bad-input bad
+
+# an unwritable trace directory: one warning, the job runs, data right
+unwritable() {
+    mkdir -p "$out/job3"
+    ROMIO_XT_TRACE=/proc/romio-xt-no-such-dir mpirun 2 ./t_phases "$out/job3" 8 4096 0 \
+        > u.out 2> u.err || return 1
+    cat u.err
+    grep -q '^bad bytes 0$' u.out && [ "$(grep -c 'trace file' u.err)" -eq 1 ] &&
+        grep -q 'tracing disabled' u.err
+}
+run unwritable-dir unwritable
+
+# memory stays bounded: more records than the buffer holds are all written
+bounded() {
+    mkdir -p "$out/job4" "$out/tr4"
+    ROMIO_XT_JOB_ID=job-c ROMIO_XT_TRACE=$out/tr4 mpirun 1 ./t_phases "$out/job4" 8000 64 0 > b.out || return 1
+    "$phases" --json --png '' "$out/tr4" > b.json || return 1
+    python3 -c '
+import json
+rows = [json.loads(l) for l in open("b.json")]
+n = sum(r["requests"] for r in rows)
+assert n == 6 * 8000, n    # 3 x 8000 writes, 3 x 8000 reads
+'
+}
+run bounded-buffer bounded
+
+xt_finish
