@@ -237,16 +237,23 @@ void orth_view_based(struct orth_call *c, int *err)
     r.rd = r.rc + np;
     vb->in_call = 1;
     intervals(&r);
-    r.stream = ADIOI_Malloc(nb + 1);
-    if (c->is_write)
+    /* the user's buffer itself when it is contiguous, else a packed copy */
+    int contig;
+    MPI_Aint lb, ext;
+    ADIOI_Datatype_iscontig(c->dt, &contig);
+    MPI_Type_get_true_extent(c->dt, &lb, &ext);
+    contig = contig && lb == 0;
+    r.stream = contig ? c->buf : ADIOI_Malloc(nb + 1);
+    if (c->is_write && !contig)
         MPI_Pack(c->buf, c->count, c->dt, r.stream, nb, &pos, MPI_COMM_SELF);
     run_rounds(&r, err);
     if (c->is_write)
         vb_flush_all(c->fd, vb, VB_F_CALL_END, err);
-    else
+    else if (!contig)
         MPI_Unpack(r.stream, nb, &pos, c->buf, c->count, c->dt, MPI_COMM_SELF);
     vb->in_call = 0;
-    ADIOI_Free(r.stream);
+    if (!contig)
+        ADIOI_Free(r.stream);
     ADIOI_Free(r.iv);
     VB_FREE(r.pc);
     ADIOI_Free(r.sc);
