@@ -12,6 +12,8 @@ from collections import defaultdict
 
 CANDS = ("two_phase", "core_first", "disk_first", "view_based")
 SWEEP_KEYS = ("n", "block", "elmtcount", "depth")
+COLORS = {"stock": "tab:gray", "two_phase": "tab:blue", "core_first": "tab:green",
+          "disk_first": "tab:red", "view_based": "tab:purple", "enable": "tab:orange"}
 
 
 def load(path):
@@ -86,13 +88,13 @@ def plot(path, results):
         for i, c in enumerate(cfgs):
             ys = [next((s["total"] for p2, c2, s in summary if p2 == p and c2 == c), 0)
                   for p in pts]
-            ax.bar([k + i * w for k in range(len(pts))], ys, w, label=c)
+            ax.bar([k + i * w for k in range(len(pts))], ys, w, label=c, color=COLORS[c])
         ax.axhline(1.0, color="k", lw=0.5)
         ax.set_xticks([k + 0.4 - w / 2 for k in range(len(pts))])
         ax.set_xticklabels(pts)
         ax.set_title(name)
         ax.set_ylabel("speed vs two_phase (total time, median)")
-    axes[0][0].legend(fontsize=7)
+        ax.legend(fontsize=7)
     fig.tight_layout()
     fig.savefig(path, dpi=90)
 
