@@ -108,14 +108,15 @@
       "is examined (each candidate runs romio_orthrus_trials calls), the fastest is kept " \
       "for that pattern and re-examined when its throughput drifts.") \
     X(XT_H_ORTH_CANDIDATES, "romio_orthrus_candidates", XT_STRING, \
-      "two_phase,core_first,disk_first", \
+      "two_phase,core_first,disk_first,view_based", \
       0, 0, NULL, XT_AGREE | XT_OPEN_ONLY, NULL, \
       "Comma list of candidates: two_phase (stock ROMIO), core_first (one aggregator per " \
       "node, data exchange inside the node), disk_first (one aggregator per data server, " \
       "striping_factor or else the number of nodes, each issuing its stripes' requests in " \
-      "ascending order). Unknown names: one warning, skipped.") \
+      "ascending order), view_based (views at the aggregators, static file domains, an " \
+      "aggregator buffer cache: romio_vb_*). Unknown names: one warning, skipped.") \
     X(XT_H_ORTH_FORCE, "romio_orthrus_force", XT_ENUM, "none", 0, 0, \
-      "none|two_phase|core_first|disk_first", XT_AGREE | XT_OPEN_ONLY, NULL, \
+      "none|two_phase|core_first|disk_first|view_based", XT_AGREE | XT_OPEN_ONLY, NULL, \
       "Pin one candidate for every collective call (no examination); also turns Orthrus on.") \
     X(XT_H_ORTH_TRIALS, "romio_orthrus_trials", XT_INT, "3", 1, 1000, NULL, \
       XT_AGREE | XT_OPEN_ONLY, NULL, \
@@ -143,6 +144,18 @@
       "A CSV file rank 0 appends one line per collective call to: call, time, op, " \
       "signature, candidate, phase (examining|chosen), bytes, seconds (slowest rank), " \
       "event (chose:<winner> | reexamine).") \
+    X(XT_H_VB_CACHE_SIZE, "romio_vb_cache_size", XT_SIZE, "64m", 1, 1LL << 40, NULL, \
+      XT_AGREE | XT_OPEN_ONLY, NULL, \
+      "view_based: bytes of buffer cache per aggregator (k/m/g suffixes), in blocks of the " \
+      "file-domain unit (striping_unit, else cb_buffer_size); at least one block.") \
+    X(XT_H_VB_LAZY, "romio_vb_lazy", XT_ENUM, "disable", 0, 0, "disable|enable", \
+      XT_AGREE | XT_OPEN_ONLY, NULL, \
+      "view_based: send a new view to the aggregators with the first collective access " \
+      "after MPI_File_set_view instead of at MPI_File_set_view.") \
+    X(XT_H_VB_PREFETCH, "romio_vb_prefetch", XT_ENUM, "disable", 0, 0, "disable|enable", \
+      XT_AGREE | XT_OPEN_ONLY, NULL, \
+      "view_based: a collective read that misses the cache reads the whole file-domain " \
+      "block (read-ahead for the next calls), not just the hull of the call's pieces.") \
     X(XT_H_TRACE, "romio_xt_trace", XT_ENUM, "disable", 0, 0, "disable|enable", \
       XT_AGREE | XT_OPEN_ONLY, NULL, \
       "Trace layer: one 40-byte record per MPI-IO data call per rank (times, op, offset, " \

@@ -203,6 +203,15 @@ void ADIOI_Xt_close(ADIO_File fd, int *error_code)
     fd->xt = NULL;
 }
 
+/* ROMIO: after ADIO_Set_view in MPI_File_set_view, on every rank */
+void ADIOI_Xt_set_view(ADIO_File fd, int error_code)
+{
+    struct xt_file *xf = xt_file(fd);
+    for (int s = 0; xf && s < xf->nslots; s++)
+        if (xf->slots[s].layer->view)
+            xf->slots[s].layer->view(fd, xf->slots[s].state, error_code);
+}
+
 /* ROMIO: the table to open fd's shared-file-pointer file with.  That file
  * is ROMIO's own: it gets the stock table and no romio-xt layers. */
 ADIOI_Fns *ADIOI_Xt_stock(ADIO_File fd)

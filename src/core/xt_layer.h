@@ -53,6 +53,10 @@ struct xt_layer {
     /* layers above may read and write fd->fd_sys themselves (calling xt_wrote
      * after writing): this layer keeps nothing the file lacks */
     int direct_io_ok;
+    /* collective, after MPI_File_set_view on every rank (error_code: this
+     * rank's result; the new view is fd->disp/etype/filetype when it is
+     * MPI_SUCCESS on every rank) */
+    void (*view)(ADIO_File fd, void *state, int error_code);
 };
 
 struct xt_slot {

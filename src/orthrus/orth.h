@@ -59,6 +59,7 @@ struct orth_state {
     int nnodes;
     int64_t bypassed;           /* calls passed to the stock routine unexamined */
     int64_t runs[ORTH_MAX_CAND + 4];    /* calls run per orth_cands index */
+    struct orth_vb *vb;         /* view_based's state (orth_vb.h), NULL when not used */
 };
 
 extern const struct xt_layer orth_layer;
@@ -100,5 +101,6 @@ int orth_compact(struct orth_call *c);
 void orth_two_phase(struct orth_call *c, int *err);
 void orth_core_first(struct orth_call *c, int *err);
 void orth_disk_first(struct orth_call *c, int *err);
+void orth_view_based(struct orth_call *c, int *err);
 
 #endif

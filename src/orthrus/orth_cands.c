@@ -7,6 +7,7 @@ const struct orth_cand orth_cands[] = {
     {.name = "two_phase",.run = orth_two_phase},
     {.name = "core_first",.run = orth_core_first},
     {.name = "disk_first",.run = orth_disk_first},
+    {.name = "view_based",.run = orth_view_based},
 };
 
 const int orth_ncands = sizeof(orth_cands) / sizeof(orth_cands[0]);

@@ -3,7 +3,7 @@
  * reduction with the ranks' agreement check, the per-call log
  * (romio_orthrus_log), the table saved across runs (romio_orthrus_table),
  * close and the stats report. */
-#include "orth.h"
+#include "orth_vb.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -187,13 +187,14 @@ int orth_open(ADIO_File fd, void *state)
     open_log(fd, st);
     if (st->forced < 0)
         load_table(fd, st);
+    vb_open(fd, st);
     return 0;
 }
 
 void orth_close(ADIO_File fd, void *state, int *err)
 {
     struct orth_state *st = state;
-    (void) err;
+    vb_close(fd, st, err);
     if (st->pend.active) {      /* the last call's timing */
         int64_t loc[ORTH_R_N] = { 0 }, r[ORTH_R_N];
         orth_fill_record(st, loc);

@@ -1,7 +1,7 @@
 /* romio-xt Orthrus: the layer.  Overrides ReadStridedColl and
  * WriteStridedColl; every other operation (independent I/O included) goes
  * to the layer below untouched. */
-#include "orth.h"
+#include "orth_vb.h"
 
 #include <stdio.h>
 #include <string.h>
@@ -71,6 +71,8 @@ static void run_call(ADIO_File fd, struct orth_call *c, int *err)
     describe(c, &sig);
     st->ncalls++;
     int cand = choose(st, &sig, &e);
+    if (c->is_write && (cand < 0 || orth_cands[cand].run != orth_view_based))
+        vb_bypassed_write(fd, 1);
     if (cand < 0) {
         st->bypassed++;
         orth_two_phase(c, err);
@@ -104,6 +106,8 @@ static void coll(ADIO_File fd, void *buf, int count, MPI_Datatype dt, int fpt,
         .off = off,.status = status,.is_write = is_write,.orig_fp = fd->fp_ind
     };
     if (stock_only(fd, is_write)) {
+        if (is_write)
+            vb_bypassed_write(fd, 1);
         orth_two_phase(&c, err);
         return;
     }
@@ -127,7 +131,24 @@ static void ADIOI_ORTH_ReadStridedColl(ADIO_File fd, void *buf, int count, MPI_D
 static const ADIOI_Fns orth_ops = {
     .ADIOI_xxx_ReadStridedColl = ADIOI_ORTH_ReadStridedColl,
     .ADIOI_xxx_WriteStridedColl = ADIOI_ORTH_WriteStridedColl,
+    /* view_based's consistency guards (orth_vb_layer.c) */
+    .ADIOI_xxx_WriteContig = vb_WriteContig,
+    .ADIOI_xxx_WriteStrided = vb_WriteStrided,
+    .ADIOI_xxx_IwriteContig = vb_IwriteContig,
+    .ADIOI_xxx_IwriteStrided = vb_IwriteStrided,
+    .ADIOI_xxx_Flush = vb_Flush,
+    .ADIOI_xxx_Resize = vb_Resize,
+    .ADIOI_xxx_Fcntl = vb_Fcntl,
 };
+
+/* another layer wrote the file directly */
+static void orth_wrote(ADIO_File fd, void *state, ADIO_Offset off, ADIO_Offset len)
+{
+    (void) state;
+    (void) off;
+    (void) len;
+    vb_bypassed_write(fd, 0);
+}
 
 static int orth_wanted(const struct xt_file *xf)
 {
@@ -142,5 +163,9 @@ const struct xt_layer orth_layer = {
     .open = orth_open,
     .close = orth_close,
     .report = orth_report,
-    .direct_io_ok = 1,          /* keeps no data: everything goes to the file */
+    .counters = vb_counter_names,
+    .ncounters = VB_NCOUNTERS,
+    .wrote = orth_wrote,
+    .view = vb_set_view,
+    .direct_io_ok = 1,          /* view_based's cache holds nothing the file lacks between calls */
 };

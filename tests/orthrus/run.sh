@@ -7,7 +7,8 @@ xt_test_init orthrus
 build() {
     "$mpicc" -O1 -g -Wall -o "$out/t_orth" "$src/t_orth.c" &&
     "$mpicc" -O1 -g -o "$out/t_stats_io" "$XT_SRCDIR/tests/mpi/t_stats_io.c" &&
-    "$mpicc" -O1 -g -Wall -o "$out/t_orth_seq" "$src/t_orth_seq.c"
+    "$mpicc" -O1 -g -Wall -o "$out/t_orth_seq" "$src/t_orth_seq.c" &&
+    "$mpicc" -O1 -g -Wall -o "$out/t_vb" "$src/t_vb.c"
 }
 xt_build build
 
@@ -38,7 +39,7 @@ assert secs, "no orthrus section"
 sel = [s for s in secs if s["forced"] == "none" and s["signatures"]]
 assert sel, secs
 for s in sel:
-    assert s["candidates"] == ["two_phase", "core_first", "disk_first"], s
+    assert s["candidates"] == ["two_phase", "core_first", "disk_first", "view_based"], s
     for e in s["signatures"]:
         assert e["examinations"] >= 1 or e["phase"] == "examining", e
         if e["examinations"]:
@@ -97,9 +98,9 @@ for op in ("write", "read"):
         # may sit out round 3; ended by the winner's choice
         end = next(i for i, r in enumerate(mine) if r["event"].startswith("chose:"))
         cands = [r["candidate"] for r in mine[:end + 1]]
-        rot = ["two_phase", "core_first", "disk_first"]
-        assert cands[:6] == rot * 2 and 7 <= len(cands) <= 9, cands
-        assert cands[6:] == [c for c in rot if c in cands[6:]], cands
+        rot = ["two_phase", "core_first", "disk_first", "view_based"]
+        assert cands[:8] == rot * 2 and 9 <= len(cands) <= 12, cands
+        assert cands[8:] == [c for c in rot if c in cands[8:]], cands
         assert all(r["phase"] == "examining" for r in mine[:end + 1]), mine
         won = mine[end]["event"][6:]
         assert all(r["candidate"] == won and r["phase"] == "chosen" for r in mine[end + 1:]), mine
@@ -171,6 +172,58 @@ bad_candidate_case() {
     timeout 300 "$mpiexec" -n 2 ./t_stats_io "$out/bad.dat" verify
 }
 run bad-candidate-hint bad_candidate_case
+
+# view_based across calls (t_vb): reads after writes hit the aggregators'
+# cache, an independent write and a set_view in the middle, sync; the file
+# equals stock's; NAME HINTS... (key value); stats in $out/NAME.json
+vb_run() {
+    local name=$1; shift
+    { for h in "$@"; do echo "$h"; done; } > "$out/$name.hints"
+    rm -f "$out/$name.json" "$out/$name.dat"
+    ROMIO_HINTS=$out/$name.hints ROMIO_XT_STATS=1 ROMIO_XT_STATS_FILE=$out/$name.json \
+        MPIR_CVAR_NUM_CLIQUES=2 timeout 300 "$mpiexec" -n 2 ./t_vb "$out/$name.dat" &&
+    cmp "$out/vb-stock.dat" "$out/$name.dat"
+}
+# vb_json NAME PYTHON: PYTHON with `o` = the file's orthrus section
+vb_json() {
+    python3 -c "import json, sys
+o = [json.loads(l)['features']['orthrus'] for l in open(sys.argv[1]) if l.strip()][0]
+print({k: v for k, v in o.items() if k.startswith('vb_')})
+$2" "$out/$1.json"
+}
+vb_case() {
+    rm -f "$out/vb-stock.dat"
+    mpirun 2 ./t_vb "$out/vb-stock.dat" || return 1
+    vb_run vb "romio_orthrus_force view_based" &&
+    vb_json vb "
+assert o['runs']['view_based'] > 0 and o['vb_cache_hits'] > 0, o
+assert o['vb_view_exchanges'] == 3 and o['vb_view_bytes_sent'] > 0, o
+assert o['vb_flushes_call_end'] > 0 and o['vb_flushes_pool_full'] == 0, o
+assert o['vb_cache_drops'] > 0 and o['vb_view_fallbacks'] == 0, o" &&
+    vb_run vb-pool "romio_orthrus_force view_based" "cb_buffer_size 64" \
+        "romio_vb_cache_size 64" &&
+    vb_json vb-pool "assert o['vb_flushes_pool_full'] > 0, o" &&
+    vb_run vb-lazy "romio_orthrus_force view_based" "romio_vb_lazy enable" \
+        "romio_vb_prefetch enable" "cb_buffer_size 4096" &&
+    vb_json vb-lazy "assert o['vb_prefetched_bytes'] > 0 and o['vb_view_exchanges'] == 3, o" &&
+    vb_run vb-select "romio_orthrus enable" "romio_orthrus_trials 1"
+}
+run view-based-cache vb_case
+
+# bad romio_vb_cache_size values: one warning each, the default, data right
+vb_bad_case() {
+    local v re
+    for v in -1 0 1x; do
+        printf 'romio_orthrus_force view_based\nromio_vb_cache_size %s\n' "$v" > "$out/vbbad.hints"
+        ROMIO_HINTS=$out/vbbad.hints timeout 300 "$mpiexec" -n 2 ./t_vb "$out/vbbad.dat" \
+            > "$out/vbbad.out" 2>&1 || { cat "$out/vbbad.out"; return 1; }
+        cat "$out/vbbad.out"
+        re="hint romio_vb_cache_size: bad value '$v' .*; using '67108864'"
+        [ "$(grep -c "romio-xt: warning" "$out/vbbad.out")" -eq 1 ] &&
+            grep -Eq "$re" "$out/vbbad.out" && cmp "$out/vb-stock.dat" "$out/vbbad.dat" || return 1
+    done
+}
+run view-based-bad-hints vb_bad_case
 
 # no leaks or memory errors in our code under valgrind (every candidate)
 valgrind_case() {

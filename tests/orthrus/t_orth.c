@@ -1,7 +1,8 @@
 /* Orthrus: every candidate, forced or selected, writes the same bytes as
  * stock two-phase and reads back the same data.  Views: vector (strided
  * memory too), subarray (columns, like the Matrix benchmark), darray
- * (coll_perf's pattern), hindexed with holes and one rank with zero bytes.
+ * (coll_perf's pattern), hindexed with holes and one rank with zero bytes,
+ * struct (int + doubles with a hole).
  * Usage: t_orth DIR [ncalls] */
 #include "../mpi/common.h"
 
@@ -90,6 +91,25 @@ static void view_hindexed(struct view *v)
     v->msize = total;
 }
 
+/* a struct of an int and two doubles per rank slot, with a hole after the
+ * int (packed in memory as 20 bytes) */
+static void view_struct(struct view *v)
+{
+    int bl[2] = { 1, 2 };
+    MPI_Aint d[2] = { (MPI_Aint) rank * 32, (MPI_Aint) rank * 32 + 8 };
+    MPI_Datatype t[2] = { MPI_INT, MPI_DOUBLE }, st, one;
+    MPI_Type_create_struct(2, bl, d, t, &st);
+    MPI_Type_create_resized(st, 0, (MPI_Aint) nprocs * 32, &one);
+    MPI_Type_contiguous(6, one, &v->ftype);     /* one call per extent (prefill) */
+    MPI_Type_free(&st);
+    MPI_Type_free(&one);
+    v->name = "struct";
+    v->etype = MPI_BYTE;
+    v->mtype = MPI_BYTE;
+    v->count = 20 * 6;          /* six periods per call */
+    v->msize = 20 * 6;
+}
+
 struct config {
     const char *name;
     const char *hints[3][2];
@@ -108,6 +128,14 @@ static const struct config configs[] = {
     {"core_first_r", {{"romio_orthrus_force", "core_first"}, {"cb_buffer_size", "24"}}},
     {"disk_first_r", {{"romio_orthrus_force", "disk_first"}, {"striping_unit", "40"},
                       {"cb_buffer_size", "56"}}},
+    {"view_based", {{"romio_orthrus_force", "view_based"}}},
+    /* tiny domain blocks: many rounds, pieces split between blocks */
+    {"view_based_r", {{"romio_orthrus_force", "view_based"}, {"cb_buffer_size", "24"}}},
+    /* a pool of one 64-byte block, smaller than one call: written back when full */
+    {"view_based_p", {{"romio_orthrus_force", "view_based"}, {"cb_buffer_size", "64"},
+                      {"romio_vb_cache_size", "100"}}},
+    {"view_based_lz", {{"romio_orthrus_force", "view_based"}, {"romio_vb_lazy", "enable"},
+                       {"romio_vb_prefetch", "enable"}}},
     {"enable1", {{"romio_orthrus", "enable"}, {"romio_orthrus_trials", "1"}}},
     {"enable", {{"romio_orthrus", "enable"}}},
 };
@@ -255,7 +283,9 @@ int main(int argc, char **argv)
         MPI_Abort(MPI_COMM_WORLD, 2);
     }
     int ncalls = argc > 2 ? atoi(argv[2]) : 8;
-    void (*views[])(struct view *) = { view_vector, view_subarray, view_darray, view_hindexed };
+    void (*views[])(struct view *) = { view_vector, view_subarray, view_darray, view_hindexed,
+        view_struct
+    };
     for (size_t i = 0; i < sizeof(views) / sizeof(views[0]); i++) {
         struct view v;
         views[i](&v);

@@ -1,0 +1,261 @@
+/* romio-xt Orthrus view_based: one collective call.  Every rank publishes
+ * the interval [s0, s1) of its view's data stream the call covers (plus its
+ * file hull and whether writes bypassed the cache); then, round by round,
+ * each aggregator serves one of its domain blocks: ranks and aggregator both
+ * map the block's bounds through the rank's view, so the counts of the
+ * all-to-all are known on both sides without any exchange, and the bytes
+ * arrive in file order.  The aggregator keeps the block in its cache; written
+ * blocks go to the file before the call returns (so the file, independent
+ * I/O and Orthrus' timing see them), and stay cached for later reads. */
+#include "orth_vb.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+enum { I_S0, I_S1, I_FLO, I_FHI, I_INDEP, I_N };
+
+struct vb_run {
+    struct orth_call *c;
+    struct orth_vb *vb;
+    int64_t *iv;                /* I_N per rank */
+    char *stream;               /* this rank's data, packed, in view order */
+    int *sc, *sd, *rc, *rd;
+    /* the aggregator's pieces in a round: offset in block, length, position
+     * in the receive buffer */
+    ADIO_Offset *pc;
+    int npc, cpc;
+    ADIO_Offset rpos;           /* receive position of the piece stream's start */
+};
+
+struct orth_vb *vb_of(ADIO_File fd)
+{
+    struct xt_slot *s = xt_slot_of(fd, &orth_layer);
+    return s ? ((struct orth_state *) s->state)->vb : NULL;
+}
+
+static void add_piece(void *arg, ADIO_Offset off, ADIO_Offset len, ADIO_Offset spos)
+{
+    struct vb_run *r = arg;
+    if (r->npc == r->cpc) {
+        r->cpc = r->cpc ? 2 * r->cpc : 64;
+        r->pc = r->pc ? ADIOI_Realloc(r->pc, 3 * (size_t) r->cpc * sizeof(ADIO_Offset))
+            : ADIOI_Malloc(3 * (size_t) r->cpc * sizeof(ADIO_Offset));
+    }
+    ADIO_Offset *p = r->pc + 3 * r->npc++;
+    p[0] = off;
+    p[1] = len;
+    p[2] = r->rpos + spos;
+}
+
+/* [s0, s1) of this rank, its file hull, and the same of every rank */
+static void intervals(struct vb_run *r)
+{
+    struct orth_call *c = r->c;
+    struct orth_vb *vb = r->vb;
+    int64_t me[I_N];
+    me[I_S0] = c->fpt == ADIO_EXPLICIT_OFFSET ? c->off * c->fd->etype_size
+        : vb_vpos(&vb->mine, c->orig_fp);
+    me[I_S1] = me[I_S0] + c->bytes;
+    me[I_FLO] = c->bytes ? vb_foff(&vb->mine, me[I_S0]) : INT64_MAX;
+    me[I_FHI] = c->bytes ? vb_foff(&vb->mine, me[I_S1] - 1) + 1 : -1;
+    me[I_INDEP] = vb->indep_writes;
+    vb->indep_writes = 0;
+    r->iv = ADIOI_Malloc((size_t) I_N * vb->nprocs * sizeof(int64_t));
+    MPI_Allgather(me, I_N, MPI_INT64_T, r->iv, I_N, MPI_INT64_T, c->fd->comm);
+}
+
+/* the stream segment of view v in [lo, hi), clipped to [s0, s1) */
+static ADIO_Offset segment(const struct vb_view *v, const int64_t *iv, ADIO_Offset lo,
+                           ADIO_Offset hi, ADIO_Offset *x)
+{
+    ADIO_Offset a = vb_vpos(v, lo), b = vb_vpos(v, hi);
+    *x = a > iv[I_S0] ? a : iv[I_S0];
+    b = b < iv[I_S1] ? b : iv[I_S1];
+    return b > *x ? b - *x : 0;
+}
+
+/* aggregator a's block in the round starting at block b0 */
+static int64_t block_of(const struct orth_vb *vb, int64_t b0, int a)
+{
+    return b0 + ((a - b0 % vb->naggs) + vb->naggs) % vb->naggs;
+}
+
+/* the sender's counts: a contiguous part of its stream per aggregator */
+static void sender_counts(struct vb_run *r, int64_t b0)
+{
+    struct orth_vb *vb = r->vb;
+    const int64_t *me = r->iv + I_N * xt_file(r->c->fd)->rank;
+    memset(r->sc, 0, 2 * vb->nprocs * sizeof(int));
+    for (int a = 0; a < vb->naggs && r->c->bytes; a++) {
+        ADIO_Offset lo = block_of(vb, b0, a) * vb->unit, x;
+        ADIO_Offset n = segment(&vb->mine, me, lo, lo + vb->unit, &x);
+        r->sc[vb->aggs[a]] = (int) n;
+        r->sd[vb->aggs[a]] = n ? (int) (x - me[I_S0]) : 0;
+    }
+}
+
+/* the aggregator's counts and pieces for block blk */
+static void receiver_plan(struct vb_run *r, int64_t blk)
+{
+    struct orth_vb *vb = r->vb;
+    ADIO_Offset lo = blk * vb->unit, x, at = 0;
+    r->npc = 0;
+    for (int p = 0; p < vb->nprocs; p++) {
+        const int64_t *iv = r->iv + I_N * p;
+        ADIO_Offset n = vb->myagg < 0 || iv[I_S1] <= iv[I_S0] ? 0
+            : segment(&vb->views[p], iv, lo, lo + vb->unit, &x);
+        r->rc[p] = (int) n;
+        r->rd[p] = (int) at;
+        if (n) {
+            r->rpos = at - x;
+            vb_pieces(&vb->views[p], x, x + n, add_piece, r);
+        }
+        at += n;
+    }
+    for (int i = 0; i < r->npc; i++)
+        r->pc[3 * i] -= lo;
+}
+
+/* a read of block b's pieces: served from the cache, or the hull (the whole
+ * block with romio_vb_prefetch) read from the file first */
+static void fill_block(struct vb_run *r, struct vb_block *b, int *err)
+{
+    ADIO_File fd = r->c->fd;
+    ADIO_Offset lo = r->vb->unit, hi = 0;
+    int hit = 1;
+    for (int i = 0; i < r->npc; i++) {
+        ADIO_Offset *p = r->pc + 3 * i;
+        hit &= vb_ivl_covers(&b->valid, p[0], p[0] + p[1]);
+        lo = p[0] < lo ? p[0] : lo;
+        hi = p[0] + p[1] > hi ? p[0] + p[1] : hi;
+    }
+    xt_count(fd, &orth_layer, hit ? VB_C_HITS : VB_C_MISSES, 1);
+    if (hit)
+        return;
+    if (r->vb->prefetch) {
+        xt_count(fd, &orth_layer, VB_C_PREFETCHED, r->vb->unit - (hi - lo));
+        lo = 0;
+        hi = r->vb->unit;
+    }
+    vb_block_flush(fd, r->vb, b, VB_F_READ_MISS, err);
+    ADIO_Status st;
+    ADIO_Offset pair[2] = { lo, hi };
+    memset(b->buf + lo, 0, hi - lo);    /* beyond the end of the file */
+    ADIO_ReadContig(fd, b->buf + lo, (int) (hi - lo), MPI_BYTE, ADIO_EXPLICIT_OFFSET,
+                    b->blk * r->vb->unit + lo, &st, err);
+    if (*err == MPI_SUCCESS)
+        vb_ivl_add(&b->valid, pair, 1);
+}
+
+/* the aggregator's side of a round, between the receive buffer and its block */
+static void serve_block(struct vb_run *r, int64_t blk, char *rbuf, int is_write, int *err)
+{
+    if (r->npc == 0 || *err != MPI_SUCCESS)
+        return;
+    struct vb_block *b = vb_block_get(r->c->fd, r->vb, blk, 1, err);
+    if (!is_write)
+        fill_block(r, b, err);
+    ADIO_Offset *pairs = ADIOI_Malloc(2 * (size_t) r->npc * sizeof(ADIO_Offset));
+    for (int i = 0; i < r->npc; i++) {
+        ADIO_Offset *p = r->pc + 3 * i;
+        if (is_write)
+            memcpy(b->buf + p[0], rbuf + p[2], p[1]);
+        else
+            memcpy(rbuf + p[2], b->buf + p[0], p[1]);
+        pairs[2 * i] = p[0];
+        pairs[2 * i + 1] = p[0] + p[1];
+    }
+    if (is_write) {
+        vb_ivl_add(&b->valid, pairs, r->npc);
+        vb_ivl_add(&b->dirty, pairs, r->npc);
+    }
+    ADIOI_Free(pairs);
+}
+
+/* does any rank's file hull meet [lo, hi)? */
+static int round_used(const struct vb_run *r, ADIO_Offset lo, ADIO_Offset hi)
+{
+    for (int p = 0; p < r->vb->nprocs; p++)
+        if (r->iv[I_N * p + I_FLO] < hi && r->iv[I_N * p + I_FHI] > lo)
+            return 1;
+    return 0;
+}
+
+static void round_at(struct vb_run *r, int64_t b0, int *err)
+{
+    struct orth_vb *vb = r->vb;
+    int np = vb->nprocs;
+    MPI_Comm comm = r->c->fd->comm;
+    int64_t blk = vb->myagg >= 0 ? block_of(vb, b0, vb->myagg) : -1;
+    sender_counts(r, b0);
+    receiver_plan(r, blk);
+    char *rbuf = ADIOI_Malloc((size_t) r->rd[np - 1] + r->rc[np - 1] + 1);
+    if (r->c->is_write) {
+        MPI_Alltoallv(r->stream, r->sc, r->sd, MPI_BYTE, rbuf, r->rc, r->rd, MPI_BYTE, comm);
+        serve_block(r, blk, rbuf, 1, err);
+    } else {
+        serve_block(r, blk, rbuf, 0, err);
+        MPI_Alltoallv(rbuf, r->rc, r->rd, MPI_BYTE, r->stream, r->sc, r->sd, MPI_BYTE, comm);
+    }
+    ADIOI_Free(rbuf);
+}
+
+static void run_rounds(struct vb_run *r, int *err)
+{
+    struct orth_vb *vb = r->vb;
+    int64_t flo = INT64_MAX, fhi = -1, indep = 0;
+    for (int p = 0; p < vb->nprocs; p++) {
+        const int64_t *iv = r->iv + I_N * p;
+        flo = iv[I_FLO] < flo ? iv[I_FLO] : flo;
+        fhi = iv[I_FHI] > fhi ? iv[I_FHI] : fhi;
+        indep += iv[I_INDEP];
+    }
+    if (indep)                  /* the file changed behind the cache */
+        vb_drop_all(r->c->fd, vb);
+    if (fhi < 0)
+        return;
+    for (int64_t b0 = flo / vb->unit; b0 <= (fhi - 1) / vb->unit; b0 += vb->naggs)
+        if (round_used(r, b0 * vb->unit, (b0 + vb->naggs) * vb->unit))
+            round_at(r, b0, err);
+}
+
+void orth_view_based(struct orth_call *c, int *err)
+{
+    struct orth_vb *vb = vb_of(c->fd);
+    *err = MPI_SUCCESS;
+    if (vb->stale)
+        vb_exchange(c->fd, vb, 1);
+    if (vb->fallback) {
+        orth_two_phase(c, err);
+        return;
+    }
+    struct vb_run r = {.c = c,.vb = vb };
+    int np = vb->nprocs, nb = (int) c->bytes, pos = 0;
+    r.sc = ADIOI_Calloc(4 * (size_t) np, sizeof(int));
+    r.sd = r.sc + np;
+    r.rc = r.sd + np;
+    r.rd = r.rc + np;
+    vb->in_call = 1;
+    intervals(&r);
+    /* the user's buffer itself when it is contiguous, else a packed copy */
+    int contig;
+    MPI_Aint lb, ext;
+    ADIOI_Datatype_iscontig(c->dt, &contig);
+    MPI_Type_get_true_extent(c->dt, &lb, &ext);
+    contig = contig && lb == 0;
+    r.stream = contig ? c->buf : ADIOI_Malloc(nb + 1);
+    if (c->is_write && !contig)
+        MPI_Pack(c->buf, c->count, c->dt, r.stream, nb, &pos, MPI_COMM_SELF);
+    run_rounds(&r, err);
+    if (c->is_write)
+        vb_flush_all(c->fd, vb, VB_F_CALL_END, err);
+    else if (!contig)
+        MPI_Unpack(r.stream, nb, &pos, c->buf, c->count, c->dt, MPI_COMM_SELF);
+    vb->in_call = 0;
+    if (!contig)
+        ADIOI_Free(r.stream);
+    ADIOI_Free(r.iv);
+    VB_FREE(r.pc);
+    ADIOI_Free(r.sc);
+    orth_finish(c, err);
+}

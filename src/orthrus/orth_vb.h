@@ -1,0 +1,114 @@
+/* romio-xt Orthrus: view_based, view-based collective I/O (García Blas et
+ * al., FAST'08).  Each rank's file view goes to the aggregators once (at
+ * MPI_File_set_view, or with the first access when romio_vb_lazy=enable), as
+ * one period of (offset, length) pieces.  The file is cut into static
+ * domain blocks of `unit` bytes (striping_unit, else cb_buffer_size), block b
+ * belonging to aggregator b mod naggs (ROMIO's cb_nodes aggregators).  At a
+ * call only each rank's interval [start, end) in view coordinates (bytes of
+ * its view's data stream) travels: both sides map it through the view, so
+ * data moves rank -> aggregator in file order without offset lists.  The
+ * aggregators keep the blocks in a bounded buffer cache (romio_vb_cache_size)
+ * that serves later reads. */
+#ifndef ORTH_VB_H
+#define ORTH_VB_H
+
+#include "orth.h"
+
+/* a view: pieces idx[i], len[i] (sorted, disjoint) of one period of
+ * `extent` bytes tiled from disp; pre[i] = data bytes before piece i */
+struct vb_view {
+    ADIO_Offset disp, extent, size;
+    int n;
+    ADIO_Offset *idx, *len, *pre;
+};
+
+/* sorted, disjoint [lo, hi) intervals inside one block */
+struct vb_ivl {
+    int n, cap;
+    ADIO_Offset *v;             /* lo0, hi0, lo1, hi1, ... */
+};
+
+struct vb_block {
+    int64_t blk;                /* block number, -1: free slot */
+    char *buf;
+    struct vb_ivl valid, dirty;
+    uint64_t used;
+};
+
+/* why dirty blocks were written */
+enum { VB_F_CALL_END, VB_F_POOL_FULL, VB_F_SYNC, VB_F_CLOSE, VB_F_SET_VIEW, VB_F_READ_MISS,
+    VB_F_N
+};
+
+/* counters of orth_layer (summed over ranks in stats) */
+enum { VB_C_HITS, VB_C_MISSES, VB_C_BYTES_FLUSHED, VB_C_FLUSH0,
+    VB_C_VIEW_BYTES = VB_C_FLUSH0 + VB_F_N, VB_C_VIEW_EXCHANGES, VB_C_FALLBACKS,
+    VB_C_PREFETCHED, VB_C_DROPS, VB_NCOUNTERS
+};
+extern const char *const vb_counter_names[];
+
+struct orth_vb {
+    int stale;                  /* views must be exchanged before the next call */
+    int fallback;               /* the views cannot be used: two_phase runs instead */
+    int lazy, prefetch;
+    int naggs, myagg;           /* myagg: index among the aggregators, or -1 */
+    int *aggs;                  /* the aggregators' ranks (fd->hints->ranklist) */
+    ADIO_Offset unit;
+    struct vb_view mine;
+    struct vb_view *views;      /* aggregators: every rank's view */
+    int nprocs;
+    struct vb_block *pool;
+    int cap;
+    uint64_t clock;
+    int64_t indep_writes;       /* writes that bypassed the cache since the last call */
+    int in_call;
+};
+
+/* ADIOI_Free, which refuses NULL */
+#define VB_FREE(p) do { if (p) ADIOI_Free(p); } while (0)
+
+/* orth_vb_view.c */
+ADIO_Offset vb_vpos(const struct vb_view *v, ADIO_Offset f);
+ADIO_Offset vb_foff(const struct vb_view *v, ADIO_Offset s);
+/* calls fn(arg, off, len, spos) for the pieces of stream [s0, s1), in order */
+void vb_pieces(const struct vb_view *v, ADIO_Offset s0, ADIO_Offset s1,
+               void (*fn)(void *arg, ADIO_Offset off, ADIO_Offset len, ADIO_Offset spos),
+               void *arg);
+void vb_view_free(struct vb_view *v);
+void vb_exchange_free(struct orth_vb *vb);
+/* collective: the views to the aggregators; sets vb->fallback when unusable */
+void vb_exchange(ADIO_File fd, struct orth_vb *vb, int ok);
+
+/* orth_vb_cache.c */
+void vb_ivl_add(struct vb_ivl *l, ADIO_Offset *pairs, int n);
+int vb_ivl_covers(const struct vb_ivl *l, ADIO_Offset lo, ADIO_Offset hi);
+struct vb_block *vb_block_get(ADIO_File fd, struct orth_vb *vb, int64_t blk, int create,
+                              int *err);
+void vb_block_flush(ADIO_File fd, struct orth_vb *vb, struct vb_block *b, int cause, int *err);
+void vb_flush_all(ADIO_File fd, struct orth_vb *vb, int cause, int *err);
+void vb_drop_all(ADIO_File fd, struct orth_vb *vb);
+void vb_pool_init(ADIO_File fd, struct orth_vb *vb);
+void vb_pool_free(struct orth_vb *vb);
+
+/* orth_vb.c */
+struct orth_vb *vb_of(ADIO_File fd);
+void orth_view_based(struct orth_call *c, int *err);
+void vb_open(ADIO_File fd, struct orth_state *st);
+void vb_close(ADIO_File fd, struct orth_state *st, int *err);
+void vb_set_view(ADIO_File fd, void *state, int error_code);
+/* a collective write not run by view_based, or a write that bypassed it */
+void vb_bypassed_write(ADIO_File fd, int collective);
+/* the guards in orth_layer's table */
+void vb_WriteContig(ADIO_File fd, const void *buf, int count, MPI_Datatype dt, int fpt,
+                    ADIO_Offset off, ADIO_Status *status, int *err);
+void vb_WriteStrided(ADIO_File fd, const void *buf, int count, MPI_Datatype dt, int fpt,
+                     ADIO_Offset off, ADIO_Status *status, int *err);
+void vb_IwriteContig(ADIO_File fd, const void *buf, int count, MPI_Datatype dt, int fpt,
+                     ADIO_Offset off, ADIO_Request *req, int *err);
+void vb_IwriteStrided(ADIO_File fd, const void *buf, int count, MPI_Datatype dt, int fpt,
+                      ADIO_Offset off, ADIO_Request *req, int *err);
+void vb_Flush(ADIO_File fd, int *err);
+void vb_Resize(ADIO_File fd, ADIO_Offset size, int *err);
+void vb_Fcntl(ADIO_File fd, int flag, ADIO_Fcntl_t * fs, int *err);
+
+#endif

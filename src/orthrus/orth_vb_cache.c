@@ -1,0 +1,154 @@
+/* romio-xt Orthrus view_based: the aggregator's buffer cache.  A bounded
+ * pool of domain blocks (romio_vb_cache_size / unit, at least one); each
+ * block knows which of its bytes are valid (equal to or newer than the file)
+ * and which are dirty (newer).  A full pool writes back and reuses its least
+ * recently used block. */
+#include "orth_vb.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+static int cmp_pair(const void *a, const void *b)
+{
+    const ADIO_Offset *x = a, *y = b;
+    return (x[0] > y[0]) - (x[0] < y[0]);
+}
+
+/* l := l united with the n [lo, hi) pairs (any order; pairs is reordered) */
+void vb_ivl_add(struct vb_ivl *l, ADIO_Offset *pairs, int n)
+{
+    int tot = l->n + n, k = 0;
+    ADIO_Offset *all = ADIOI_Malloc((2 * (size_t) tot + 2) * sizeof(ADIO_Offset));
+    memcpy(all, l->v, 2 * (size_t) l->n * sizeof(ADIO_Offset));
+    memcpy(all + 2 * l->n, pairs, 2 * (size_t) n * sizeof(ADIO_Offset));
+    qsort(all, tot, 2 * sizeof(ADIO_Offset), cmp_pair);
+    for (int i = 0; i < tot; i++) {
+        if (k > 0 && all[2 * i] <= all[2 * k - 1]) {
+            if (all[2 * i + 1] > all[2 * k - 1])
+                all[2 * k - 1] = all[2 * i + 1];
+            continue;
+        }
+        all[2 * k] = all[2 * i];
+        all[2 * k + 1] = all[2 * i + 1];
+        k++;
+    }
+    VB_FREE(l->v);
+    l->v = all;
+    l->n = k;
+    l->cap = tot;
+}
+
+int vb_ivl_covers(const struct vb_ivl *l, ADIO_Offset lo, ADIO_Offset hi)
+{
+    int a = 0, b = l->n - 1;
+    if (lo >= hi)
+        return 1;
+    if (l->n == 0)
+        return 0;
+    while (a < b) {             /* the last interval starting at or below lo */
+        int m = (a + b + 1) / 2;
+        if (l->v[2 * m] <= lo)
+            a = m;
+        else
+            b = m - 1;
+    }
+    return l->v[2 * a] <= lo && hi <= l->v[2 * a + 1];
+}
+
+static void ivl_clear(struct vb_ivl *l)
+{
+    VB_FREE(l->v);
+    memset(l, 0, sizeof(*l));
+}
+
+void vb_pool_init(ADIO_File fd, struct orth_vb *vb)
+{
+    int64_t size = xt_hint(fd, XT_H_VB_CACHE_SIZE)->i;
+    int64_t cap = size / vb->unit;
+    vb->cap = cap < 1 ? 1 : cap > 65536 ? 65536 : (int) cap;
+    vb->pool = ADIOI_Calloc(vb->cap, sizeof(struct vb_block));
+    for (int i = 0; i < vb->cap; i++)
+        vb->pool[i].blk = -1;
+}
+
+void vb_block_flush(ADIO_File fd, struct orth_vb *vb, struct vb_block *b, int cause, int *err)
+{
+    ADIO_Status status;
+    int64_t bytes = 0;
+    if (b->blk < 0 || b->dirty.n == 0)
+        return;
+    ADIO_Offset base = (ADIO_Offset) b->blk * vb->unit;
+    for (int i = 0; i < b->dirty.n; i++) {
+        ADIO_Offset lo = b->dirty.v[2 * i], len = b->dirty.v[2 * i + 1] - lo;
+        int e = MPI_SUCCESS;
+        ADIO_WriteContig(fd, b->buf + lo, (int) len, MPI_BYTE, ADIO_EXPLICIT_OFFSET, base + lo,
+                         &status, &e);
+        if (e != MPI_SUCCESS && *err == MPI_SUCCESS)
+            *err = e;
+        bytes += len;
+    }
+    ivl_clear(&b->dirty);
+    xt_count(fd, &orth_layer, VB_C_BYTES_FLUSHED, bytes);
+    xt_count(fd, &orth_layer, VB_C_FLUSH0 + cause, 1);
+}
+
+static void block_free(struct vb_block *b)
+{
+    ivl_clear(&b->valid);
+    ivl_clear(&b->dirty);
+    b->blk = -1;
+}
+
+/* block blk of this aggregator's domains; create: take a slot for it
+ * (evicting the least recently used block) */
+struct vb_block *vb_block_get(ADIO_File fd, struct orth_vb *vb, int64_t blk, int create,
+                              int *err)
+{
+    struct vb_block *lru = NULL;        /* a free slot, else the least recently used */
+    for (int i = 0; i < vb->cap; i++) {
+        struct vb_block *b = &vb->pool[i];
+        if (b->blk == blk) {
+            b->used = ++vb->clock;
+            return b;
+        }
+        if (!lru || (lru->blk >= 0 && (b->blk < 0 || b->used < lru->used)))
+            lru = b;
+    }
+    if (!create)
+        return NULL;
+    vb_block_flush(fd, vb, lru, VB_F_POOL_FULL, err);
+    block_free(lru);
+    if (!lru->buf)
+        lru->buf = ADIOI_Malloc(vb->unit);
+    lru->blk = blk;
+    lru->used = ++vb->clock;
+    return lru;
+}
+
+void vb_flush_all(ADIO_File fd, struct orth_vb *vb, int cause, int *err)
+{
+    for (int i = 0; vb->pool && i < vb->cap; i++)
+        vb_block_flush(fd, vb, &vb->pool[i], cause, err);
+}
+
+/* forget every block (they hold nothing the file lacks: flushed first) */
+void vb_drop_all(ADIO_File fd, struct orth_vb *vb)
+{
+    int any = 0;
+    for (int i = 0; vb->pool && i < vb->cap; i++) {
+        any |= vb->pool[i].blk >= 0;
+        block_free(&vb->pool[i]);
+    }
+    if (any)
+        xt_count(fd, &orth_layer, VB_C_DROPS, 1);
+}
+
+void vb_pool_free(struct orth_vb *vb)
+{
+    for (int i = 0; vb->pool && i < vb->cap; i++) {
+        block_free(&vb->pool[i]);
+        VB_FREE(vb->pool[i].buf);
+    }
+    VB_FREE(vb->pool);
+    vb->pool = NULL;
+}
