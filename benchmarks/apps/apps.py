@@ -249,10 +249,16 @@ def table(rows, names, notes):
 
 
 def plot(rows, names, args, path):
+    """Bars: each run's throughput over the median of stock's in its group, so
+    FLASH-IO (~100 MiB/s) and coll_perf (~GiB/s) share one axis; 1.0 = stock."""
     groups = {}
     for r in rows:
         groups.setdefault((r["client"], r["phase"]), {}).setdefault(r["config"], []).append(r["MiBps"])
-    cfg = {"metric": "MiB/s", "name": "real clients (FLASH-IO, coll_perf), stock vs extensions",
+    for by_config in groups.values():
+        base = statistics.median(by_config["stock"]) if by_config.get("stock") else None
+        for name in list(by_config):
+            by_config[name] = [v / base for v in by_config[name]] if base else []
+    cfg = {"metric": "throughput / stock's median", "name": "real clients vs stock",
            "ranks": args.ranks}
     harness.plot(["client", "phase"], groups, [n for n in names], cfg, path)
 
