@@ -2,16 +2,14 @@
  *
  * Every rank reads its hints from the info object (at open also from the
  * environment).  Hints flagged XT_AGREE take rank 0's text on every rank.
- * Each problem is warned about once, by rank 0: the lowest rank that saw it
- * sends its text there.  Costs one bcast pair and one allreduce per call. */
+ * Each problem is warned about once per job, by the lowest rank that saw it
+ * (xt_warn_slots).  Costs one bcast pair and one allreduce per call. */
 #include "xt_layer.h"
 
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-#define XT_WARN_TAG 0x7874
-#define XT_WARN_LEN 2600
 #define XT_RAW_LEN 1024
 
 struct xt_raw {
@@ -92,7 +90,7 @@ static void settle(struct xt_file *xf, int h, const struct xt_raw *mine, const s
     }
     if (use->given && !at_open && (def->flags & XT_OPEN_ONLY) && strcmp(cand.s, cur.s) != 0) {
         if (owner)
-            snprintf(warn_agree, XT_WARN_LEN, "romio-xt: warning: hint %s: '%s' can only be "
+            snprintf(warn_agree, XT_WARN_LEN, "hint %s: '%s' can only be "
                      "set at open; keeping '%s'", def->name, use->text, cur.s);
         cand = cur;
     }
@@ -101,7 +99,7 @@ static void settle(struct xt_file *xf, int h, const struct xt_raw *mine, const s
         xf->given[h] = 1;
     }
     if (agree && (mine->given != r0->given || strcmp(mine->text, r0->text) != 0))
-        snprintf(warn_agree, XT_WARN_LEN, "romio-xt: warning: hint %s: rank %d has '%s' but "
+        snprintf(warn_agree, XT_WARN_LEN, "hint %s: rank %d has '%s' but "
                  "rank 0 has '%s'; all ranks use '%s'", def->name, xf->rank,
                  mine->given ? mine->text : "(unset)", r0->given ? r0->text : "(unset)",
                  xf->hints[h].s);
@@ -118,42 +116,9 @@ static void warn_unknown_keys(MPI_Info info, char *warn)
         MPI_Info_get_nthkey(info, k, key);
         for (size_t p = 0; p < sizeof(xt_prefixes) / sizeof(xt_prefixes[0]); p++)
             if (strncmp(key, xt_prefixes[p], strlen(xt_prefixes[p])) == 0 && xt_hint_find(key) < 0)
-                snprintf(warn, XT_WARN_LEN, "romio-xt: warning: unknown hint %s ignored "
+                snprintf(warn, XT_WARN_LEN, "unknown hint %s ignored "
                          "(see the hint reference in README)", key);
     }
-}
-
-/* each warning once, printed by rank 0: the lowest rank holding it sends it */
-static void emit_warnings(MPI_Comm comm, int rank, int nprocs, char (*warn)[XT_WARN_LEN], int n)
-{
-    int *mine = malloc(2 * n * sizeof(int)), *who = mine + n;
-    for (int k = 0; k < n; k++)
-        mine[k] = warn[k][0] ? rank : nprocs;
-    MPI_Allreduce(mine, who, n, MPI_INT, MPI_MIN, comm);
-    for (int k = 0; k < n; k++) {
-        if (who[k] == nprocs)
-            continue;
-        if (rank == who[k] && rank != 0)
-            MPI_Send(warn[k], XT_WARN_LEN, MPI_CHAR, 0, XT_WARN_TAG, comm);
-        if (rank == 0) {
-            if (who[k] != 0)
-                MPI_Recv(warn[k], XT_WARN_LEN, MPI_CHAR, who[k], XT_WARN_TAG, comm,
-                         MPI_STATUS_IGNORE);
-            fprintf(stderr, "%s\n", warn[k]);
-        }
-    }
-    if (rank == 0)
-        fflush(stderr);
-    free(mine);
-}
-
-void xt_warn_once(ADIO_File fd, const char *msg)
-{
-    struct xt_file *xf = xt_file(fd);
-    char (*warn)[XT_WARN_LEN] = calloc(1, XT_WARN_LEN);
-    snprintf(warn[0], XT_WARN_LEN, "%s", msg ? msg : "");
-    emit_warnings(fd->comm, xf->rank, xf->nprocs, warn, 1);
-    free(warn);
 }
 
 void xt_info_apply(ADIO_File fd, struct xt_file *xf, MPI_Info users_info, int at_open)
@@ -169,7 +134,7 @@ void xt_info_apply(ADIO_File fd, struct xt_file *xf, MPI_Info users_info, int at
         settle(xf, h, &mine[h], &r0[h], at_open, warn[2 * h], warn[2 * h + 1]);
     if (xf->rank == 0)
         warn_unknown_keys(users_info, warn[nwarn - 1]);
-    emit_warnings(fd->comm, xf->rank, xf->nprocs, warn, nwarn);
+    xt_warn_slots(fd, warn, nwarn);
     free(warn);
     free(mine);
 }

@@ -11,6 +11,7 @@
 
 #include "adio.h"
 #include "xt_hints.h"
+#include "xt_adio.h"
 #include "xt_json.h"
 
 #define XT_MAX_LAYERS 8
@@ -121,9 +122,6 @@ const struct xt_hint_value *xt_hint(ADIO_File fd, enum xt_hint_id h);
  * environment), agree across ranks, warn once, publish into fd->info */
 void xt_info_apply(ADIO_File fd, struct xt_file *xf, MPI_Info users_info, int at_open);
 void xt_info_publish(ADIO_File fd, const struct xt_file *xf);
-/* collective: each rank passes its warning or NULL/""; rank 0 prints the
- * lowest rank's once */
-void xt_warn_once(ADIO_File fd, const char *msg);
 
 /* stats module: the collective report at close */
 void xts_report(ADIO_File fd, struct xt_file *xf);

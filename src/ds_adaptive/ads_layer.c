@@ -141,8 +141,8 @@ static int calibrate_rank0(ADIO_File fd, struct ads_calib *cal)
         return ADS_CAL_CACHE;
     if (ads_calib_probe(dir, cal, why, sizeof(why)) != 0) {
         *cal = ads_calib_defaults;
-        fprintf(stderr, "romio-xt: warning: romio_ads_calibrate: %s; using built-in costs "
-                "(set romio_ads_latency and romio_ads_bandwidth to give your own)\n", why);
+        xt_warn(fd, XT_WARN_SELF, "romio_ads_calibrate: %s; using built-in costs (set "
+                "romio_ads_latency and romio_ads_bandwidth to give your own)", why);
         return ADS_CAL_DEFAULTS;
     }
     if (have_key && have_cache)

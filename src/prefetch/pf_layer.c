@@ -305,15 +305,13 @@ static void settle_hints(ADIO_File fd, struct xt_file *xf, struct pf_range *rang
         snprintf(ra->s, sizeof(ra->s), "%lld", (long long) ra->i);
         xt_hint_bad_warning(warn, sizeof(warn), &xt_hint_defs[XT_H_PF_READ_AHEAD], raw, why,
                             ra->s);
-        if (xf->rank == 0)
-            fprintf(stderr, "%s\n", warn);
+        xt_warn(fd, XT_WARN_ALL, "%s", warn);
     }
     *nranges = pf_ranges_parse(wn->s, ranges, PF_MAX_RANGES, why, sizeof(why));
     if (*nranges < 0) {
         xt_hint_bad_warning(warn, sizeof(warn), &xt_hint_defs[XT_H_PF_WILLNEED], wn->s, why,
                             "0:0");
-        if (xf->rank == 0)
-            fprintf(stderr, "%s\n", warn);
+        xt_warn(fd, XT_WARN_ALL, "%s", warn);
         snprintf(wn->s, sizeof(wn->s), "0:0");
         ranges[0].off = ranges[0].len = 0;
         *nranges = 1;
@@ -334,10 +332,9 @@ static int writable_buffer(ADIO_File fd, struct xt_file *xf)
         return 0;
     xf->hints[XT_H_PF].i = 0;
     snprintf(xf->hints[XT_H_PF].s, sizeof(xf->hints[XT_H_PF].s), "disable");
-    if (xf->rank == 0 && !warned)
-        fprintf(stderr, "romio-xt: warning: hint romio_prefetch: method 'buffer' could return "
-                "stale data on a file open for writing ('%s' and any later such file in this "
-                "job); using 'disable' there\n", fd->filename);
+    xt_warn(fd, XT_WARN_ALL, warned ? NULL : "hint romio_prefetch: method 'buffer' could return "
+            "stale data on a file open for writing ('%s' and any later such file in this "
+            "job); using 'disable' there", fd->filename);
     warned = 1;
     return 1;
 }
@@ -361,9 +358,8 @@ static int pf_open(ADIO_File fd, void *st)
     else if (!posix_fs(fd))
         why = "the file system has no POSIX file descriptor";
     if (why) {
-        if (xf->rank == 0)
-            fprintf(stderr, "romio-xt: warning: hint romio_prefetch: %s for '%s'; "
-                    "using 'disable'\n", why, fd->filename);
+        xt_warn(fd, XT_WARN_ALL, "hint romio_prefetch: %s for '%s'; using 'disable'", why,
+                fd->filename);
         return 1;
     }
     settle_hints(fd, xf, ranges, &nranges);

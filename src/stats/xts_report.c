@@ -131,8 +131,8 @@ static void write_line(const char *text)
     memcpy(line + n, "\n", 2);
     int fd = (path && *path) ? open(path, O_WRONLY | O_CREAT | O_APPEND, 0644) : 2;
     if (fd < 0) {
-        fprintf(stderr, "romio-xt: warning: ROMIO_XT_STATS_FILE '%s': %s; using stderr\n",
-                path, strerror(errno));
+        xt_warn(NULL, XT_WARN_SELF, "ROMIO_XT_STATS_FILE '%s': %s; using stderr", path,
+                strerror(errno));
         fd = 2;
     }
     for (size_t off = 0; off < n + 1;) {
