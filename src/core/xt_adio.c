@@ -1,6 +1,7 @@
 /* romio-xt: shared ADIO helpers every module uses (see xt_adio.h). */
 #include "xt_adio.h"
 
+#include <errno.h>
 #include <pthread.h>
 #include <stdarg.h>
 #include <stdint.h>
@@ -90,3 +91,69 @@ void xt_warn(ADIO_File fd, enum xt_warn_scope scope, const char *fmt, ...)
         print_warning(text[0]);
 }
 
+/* --- the file system --------------------------------------------------------- */
+
+int xt_fs_has(ADIO_File fd, enum xt_fs_cap cap)
+{
+    switch (fd->file_system) {
+        case ADIO_UFS:
+        case ADIO_LUSTRE:
+        case ADIO_GPFS:
+            return 1;
+        case ADIO_NFS:
+        case ADIO_XFS:
+        case ADIO_PANFS:
+            return cap == XT_FS_POSIX_FD;
+        default:
+            return 0;
+    }
+}
+
+/* --- a data call ------------------------------------------------------------- */
+
+int64_t xt_bytes(int count, MPI_Datatype dt)
+{
+    MPI_Count size = 0;
+    if (dt != MPI_DATATYPE_NULL)
+        MPI_Type_size_x(dt, &size);
+    return (int64_t) count * size;
+}
+
+void xt_call_done(ADIO_File fd, int fpt, ADIO_Offset fp_ind, ADIO_Offset sys_posn,
+                  ADIO_Status *status, MPI_Datatype dt, int64_t bytes)
+{
+    if (fpt == ADIO_INDIVIDUAL)
+        fd->fp_ind = fp_ind;
+    fd->fp_sys_posn = sys_posn;
+#ifdef HAVE_STATUS_SET_BYTES
+    if (status)
+        MPIR_Status_set_bytes(status, dt, bytes);
+#else
+    (void) status, (void) dt, (void) bytes;
+#endif
+}
+
+/* --- errors and memory --------------------------------------------------------- */
+
+int xt_io_error(ADIO_File fd, const char *where, int err)
+{
+    if (err == ENOMEM)
+        return MPIO_Err_create_code(MPI_SUCCESS, MPIR_ERR_RECOVERABLE, where, __LINE__,
+                                    MPI_ERR_NO_MEM, "**nomem", 0);
+    return ADIOI_Err_create_code(where, fd->filename, err);
+}
+
+void *xt_calloc(size_t n, size_t size)
+{
+    return calloc(n ? n : 1, size ? size : 1);
+}
+
+int xt_all_ok(ADIO_File fd, int ok, const char *what)
+{
+    int all = 0;
+    ok = !!ok;
+    MPI_Allreduce(&ok, &all, 1, MPI_INT, MPI_MIN, fd->comm);
+    if (!all)
+        xt_warn(fd, XT_WARN_ALL, ok ? NULL : "out of memory (%s)", what);
+    return all;
+}

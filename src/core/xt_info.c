@@ -40,9 +40,9 @@ static void read_raw(MPI_Info info, const struct xt_hint_def *def, int at_open, 
 }
 
 /* rank 0's raw text of every XT_AGREE hint, on all ranks */
-static void bcast_agreed(MPI_Comm comm, int rank, const struct xt_raw *mine, struct xt_raw *r0)
+static void bcast_agreed(MPI_Comm comm, int rank, const struct xt_raw *mine, struct xt_raw *r0,
+                         char *buf)
 {
-    char *buf = malloc(XT_NHINTS * (XT_RAW_LEN + 1));
     int len = 0;
     if (rank == 0) {
         for (int h = 0; h < XT_NHINTS; h++) {
@@ -62,7 +62,6 @@ static void bcast_agreed(MPI_Comm comm, int rank, const struct xt_raw *mine, str
         snprintf(r0[h].text, XT_RAW_LEN, "%s", p);
         p += strlen(p) + 1;
     }
-    free(buf);
 }
 
 /* one hint on this rank: the value to use, and the warnings this rank owns */
@@ -124,17 +123,27 @@ static void warn_unknown_keys(MPI_Info info, char *warn)
 void xt_info_apply(ADIO_File fd, struct xt_file *xf, MPI_Info users_info, int at_open)
 {
     const int nwarn = 2 * XT_NHINTS + 1;
-    struct xt_raw *mine = calloc(2 * XT_NHINTS, sizeof(*mine)), *r0 = mine + XT_NHINTS;
-    char (*warn)[XT_WARN_LEN] = calloc(nwarn, XT_WARN_LEN);
+    struct xt_raw *mine = xt_calloc(2 * XT_NHINTS, sizeof(*mine)), *r0 = mine + XT_NHINTS;
+    char (*warn)[XT_WARN_LEN] = xt_calloc(nwarn, XT_WARN_LEN);
+    char *buf = xt_calloc(XT_NHINTS, XT_RAW_LEN + 1);
 
+    if (!xt_all_ok(fd, mine && warn && buf, "reading the hints; using the ones before")) {
+        for (int h = 0; at_open && h < XT_NHINTS; h++)
+            xt_hint_default(&xt_hint_defs[h], &xf->hints[h]);
+        free(buf);
+        free(warn);
+        free(mine);
+        return;
+    }
     for (int h = 0; h < XT_NHINTS; h++)
         read_raw(users_info, &xt_hint_defs[h], at_open, &mine[h]);
-    bcast_agreed(fd->comm, xf->rank, mine, r0);
+    bcast_agreed(fd->comm, xf->rank, mine, r0, buf);
     for (int h = 0; h < XT_NHINTS; h++)
         settle(xf, h, &mine[h], &r0[h], at_open, warn[2 * h], warn[2 * h + 1]);
     if (xf->rank == 0)
         warn_unknown_keys(users_info, warn[nwarn - 1]);
     xt_warn_slots(fd, warn, nwarn);
+    free(buf);
     free(warn);
     free(mine);
 }

@@ -90,12 +90,6 @@ const struct nvc_lock_policy nvc_lock_policies[] = {
 };
 
 /* --- faults ----------------------------------------------------------------- */
-int nvc_mpi_error(const char *where, int err)
-{
-    return MPIO_Err_create_code(MPI_SUCCESS, MPIR_ERR_RECOVERABLE, where, __LINE__,
-                                MPI_ERR_IO, "**io", "**io %s", strerror(err));
-}
-
 void nvc_fall_back(struct nvc_state *st, int counter, const char *what, int err)
 {
     xt_count(st->fd, &nvc_layer, counter, 1);
