@@ -47,9 +47,19 @@ readme() {
     fi
 }
 
+imports() {  # no import circle in src/ beyond the listed ones (tools/check-imports)
+    if python3 "$XT_SRCDIR/tools/check-imports" "$XT_BUILDDIR/_build/mpich/src/mpi/romio/xt" \
+        "$XT_SRCDIR/tools/import-circles.allowed"; then
+        echo "PASS imports/no-new-circles"
+    else
+        echo "FAIL imports/no-new-circles"
+    fi
+}
+
 echo "== unit (Check)"
 unit
 part readme readme
+part imports imports
 part mpi bash "$XT_SRCDIR/tests/mpi/run.sh"
 part ds_adaptive bash "$XT_SRCDIR/tests/ds_adaptive/run.sh"
 part prefetch bash "$XT_SRCDIR/tests/prefetch/run.sh"

@@ -203,7 +203,7 @@ void xt_hint_default(const struct xt_hint_def *def, struct xt_hint_value *out)
 void xt_hint_bad_warning(char *buf, size_t len, const struct xt_hint_def *def,
                          const char *raw, const char *why, const char *used)
 {
-    snprintf(buf, len, "romio-xt: warning: hint %s: bad value '%s' (%s); using '%s'",
+    snprintf(buf, len, "hint %s: bad value '%s' (%s); using '%s'",
              def->name, raw, why, used);
 }
 

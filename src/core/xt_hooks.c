@@ -113,9 +113,11 @@ void ADIOI_Xt_set_info(ADIO_File fd, MPI_Info users_info)
     if (!fd->xt) {
         if (xt_opening_internal)
             return;
-        struct xt_file *xf = calloc(1, sizeof(*xf));
-        if (!xf)
+        struct xt_file *xf = xt_calloc(1, sizeof(*xf));
+        if (!xt_all_ok(fd, xf != NULL, "romio-xt's file state; stock ROMIO runs this file")) {
+            free(xf);
             return;
+        }
         MPI_Comm_rank(fd->comm, &xf->rank);
         MPI_Comm_size(fd->comm, &xf->nprocs);
         xf->open_time = xt_now();
@@ -160,8 +162,13 @@ void ADIOI_Xt_open(ADIO_File fd)
             continue;
         struct xt_slot *slot = &xf->slots[xf->nslots];
         slot->layer = l;
-        slot->state = calloc(1, l->state_size ? l->state_size : 1);
-        slot->counters = calloc(l->ncounters + 1, sizeof(int64_t));
+        slot->state = xt_calloc(1, l->state_size);
+        slot->counters = xt_calloc(l->ncounters + 1, sizeof(int64_t));
+        if (!xt_all_ok(fd, slot->state && slot->counters, l->name)) {
+            free(slot->state);
+            free(slot->counters);
+            continue;
+        }
         stack_table(slot, below);
         xf->nslots++;
         if (l->open && l->open(fd, slot->state) != 0) {
@@ -194,8 +201,13 @@ void ADIOI_Xt_close(ADIO_File fd, int *error_code)
         if (*error_code == MPI_SUCCESS)
             *error_code = err;
     }
-    if (xf->stock && xf->hints[XT_H_STATS].i)
-        xts_report(fd, xf);
+    for (int s = 0; s < xf->nslots; s++) {
+        int err = MPI_SUCCESS;
+        if (xf->slots[s].layer->finish)
+            xf->slots[s].layer->finish(fd, xf->slots[s].state, &err);
+        if (*error_code == MPI_SUCCESS)
+            *error_code = err;
+    }
     if (xf->stock)
         fd->fns = xf->stock;
     free_slots(xf);

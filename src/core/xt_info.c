@@ -2,16 +2,14 @@
  *
  * Every rank reads its hints from the info object (at open also from the
  * environment).  Hints flagged XT_AGREE take rank 0's text on every rank.
- * Each problem is warned about once, by rank 0: the lowest rank that saw it
- * sends its text there.  Costs one bcast pair and one allreduce per call. */
+ * Each problem is warned about once per job, by the lowest rank that saw it
+ * (xt_warn_slots).  Costs one bcast pair and one allreduce per call. */
 #include "xt_layer.h"
 
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-#define XT_WARN_TAG 0x7874
-#define XT_WARN_LEN 2600
 #define XT_RAW_LEN 1024
 
 struct xt_raw {
@@ -42,9 +40,9 @@ static void read_raw(MPI_Info info, const struct xt_hint_def *def, int at_open, 
 }
 
 /* rank 0's raw text of every XT_AGREE hint, on all ranks */
-static void bcast_agreed(MPI_Comm comm, int rank, const struct xt_raw *mine, struct xt_raw *r0)
+static void bcast_agreed(MPI_Comm comm, int rank, const struct xt_raw *mine, struct xt_raw *r0,
+                         char *buf)
 {
-    char *buf = malloc(XT_NHINTS * (XT_RAW_LEN + 1));
     int len = 0;
     if (rank == 0) {
         for (int h = 0; h < XT_NHINTS; h++) {
@@ -64,7 +62,6 @@ static void bcast_agreed(MPI_Comm comm, int rank, const struct xt_raw *mine, str
         snprintf(r0[h].text, XT_RAW_LEN, "%s", p);
         p += strlen(p) + 1;
     }
-    free(buf);
 }
 
 /* one hint on this rank: the value to use, and the warnings this rank owns */
@@ -92,7 +89,7 @@ static void settle(struct xt_file *xf, int h, const struct xt_raw *mine, const s
     }
     if (use->given && !at_open && (def->flags & XT_OPEN_ONLY) && strcmp(cand.s, cur.s) != 0) {
         if (owner)
-            snprintf(warn_agree, XT_WARN_LEN, "romio-xt: warning: hint %s: '%s' can only be "
+            snprintf(warn_agree, XT_WARN_LEN, "hint %s: '%s' can only be "
                      "set at open; keeping '%s'", def->name, use->text, cur.s);
         cand = cur;
     }
@@ -101,7 +98,7 @@ static void settle(struct xt_file *xf, int h, const struct xt_raw *mine, const s
         xf->given[h] = 1;
     }
     if (agree && (mine->given != r0->given || strcmp(mine->text, r0->text) != 0))
-        snprintf(warn_agree, XT_WARN_LEN, "romio-xt: warning: hint %s: rank %d has '%s' but "
+        snprintf(warn_agree, XT_WARN_LEN, "hint %s: rank %d has '%s' but "
                  "rank 0 has '%s'; all ranks use '%s'", def->name, xf->rank,
                  mine->given ? mine->text : "(unset)", r0->given ? r0->text : "(unset)",
                  xf->hints[h].s);
@@ -118,58 +115,35 @@ static void warn_unknown_keys(MPI_Info info, char *warn)
         MPI_Info_get_nthkey(info, k, key);
         for (size_t p = 0; p < sizeof(xt_prefixes) / sizeof(xt_prefixes[0]); p++)
             if (strncmp(key, xt_prefixes[p], strlen(xt_prefixes[p])) == 0 && xt_hint_find(key) < 0)
-                snprintf(warn, XT_WARN_LEN, "romio-xt: warning: unknown hint %s ignored "
+                snprintf(warn, XT_WARN_LEN, "unknown hint %s ignored "
                          "(see the hint reference in README)", key);
     }
-}
-
-/* each warning once, printed by rank 0: the lowest rank holding it sends it */
-static void emit_warnings(MPI_Comm comm, int rank, int nprocs, char (*warn)[XT_WARN_LEN], int n)
-{
-    int *mine = malloc(2 * n * sizeof(int)), *who = mine + n;
-    for (int k = 0; k < n; k++)
-        mine[k] = warn[k][0] ? rank : nprocs;
-    MPI_Allreduce(mine, who, n, MPI_INT, MPI_MIN, comm);
-    for (int k = 0; k < n; k++) {
-        if (who[k] == nprocs)
-            continue;
-        if (rank == who[k] && rank != 0)
-            MPI_Send(warn[k], XT_WARN_LEN, MPI_CHAR, 0, XT_WARN_TAG, comm);
-        if (rank == 0) {
-            if (who[k] != 0)
-                MPI_Recv(warn[k], XT_WARN_LEN, MPI_CHAR, who[k], XT_WARN_TAG, comm,
-                         MPI_STATUS_IGNORE);
-            fprintf(stderr, "%s\n", warn[k]);
-        }
-    }
-    if (rank == 0)
-        fflush(stderr);
-    free(mine);
-}
-
-void xt_warn_once(ADIO_File fd, const char *msg)
-{
-    struct xt_file *xf = xt_file(fd);
-    char (*warn)[XT_WARN_LEN] = calloc(1, XT_WARN_LEN);
-    snprintf(warn[0], XT_WARN_LEN, "%s", msg ? msg : "");
-    emit_warnings(fd->comm, xf->rank, xf->nprocs, warn, 1);
-    free(warn);
 }
 
 void xt_info_apply(ADIO_File fd, struct xt_file *xf, MPI_Info users_info, int at_open)
 {
     const int nwarn = 2 * XT_NHINTS + 1;
-    struct xt_raw *mine = calloc(2 * XT_NHINTS, sizeof(*mine)), *r0 = mine + XT_NHINTS;
-    char (*warn)[XT_WARN_LEN] = calloc(nwarn, XT_WARN_LEN);
+    struct xt_raw *mine = xt_calloc(2 * XT_NHINTS, sizeof(*mine)), *r0 = mine + XT_NHINTS;
+    char (*warn)[XT_WARN_LEN] = xt_calloc(nwarn, XT_WARN_LEN);
+    char *buf = xt_calloc(XT_NHINTS, XT_RAW_LEN + 1);
 
+    if (!xt_all_ok(fd, mine && warn && buf, "reading the hints; using the ones before")) {
+        for (int h = 0; at_open && h < XT_NHINTS; h++)
+            xt_hint_default(&xt_hint_defs[h], &xf->hints[h]);
+        free(buf);
+        free(warn);
+        free(mine);
+        return;
+    }
     for (int h = 0; h < XT_NHINTS; h++)
         read_raw(users_info, &xt_hint_defs[h], at_open, &mine[h]);
-    bcast_agreed(fd->comm, xf->rank, mine, r0);
+    bcast_agreed(fd->comm, xf->rank, mine, r0, buf);
     for (int h = 0; h < XT_NHINTS; h++)
         settle(xf, h, &mine[h], &r0[h], at_open, warn[2 * h], warn[2 * h + 1]);
     if (xf->rank == 0)
         warn_unknown_keys(users_info, warn[nwarn - 1]);
-    emit_warnings(fd->comm, xf->rank, xf->nprocs, warn, nwarn);
+    xt_warn_slots(fd, warn, nwarn);
+    free(buf);
     free(warn);
     free(mine);
 }

@@ -1,6 +1,6 @@
 /* romio-xt: the layer stack.
  *
- * A feature is one const struct xt_layer, registered in xt_layers[] (xt_hooks.c).
+ * A feature is one const struct xt_layer, registered in xt_layers[] (xt_registry.c).
  * At open, every layer whose hints enable it gets a slot; its ops override the
  * operations it needs and every other operation delegates to the layer below
  * (ultimately the file system's own ADIOI_Fns).  No layer enabled: fd->fns is
@@ -11,6 +11,7 @@
 
 #include "adio.h"
 #include "xt_hints.h"
+#include "xt_adio.h"
 #include "xt_json.h"
 
 #define XT_MAX_LAYERS 8
@@ -38,6 +39,10 @@ struct xt_layer {
     int (*open)(ADIO_File fd, void *state);
     /* collective, at close, top layer first; set *error_code on failure */
     void (*close)(ADIO_File fd, void *state, int *error_code);
+    /* collective, at close after every layer's close (bottom first), while
+     * every slot's state and counters still exist (e.g. the stats report);
+     * set *error_code on failure */
+    void (*finish)(ADIO_File fd, void *state, int *error_code);
     /* counters summed over ranks into the stats record's section */
     const char *const *counters;
     int ncounters;
@@ -92,7 +97,17 @@ const ADIOI_Fns *xt_lower(ADIO_File fd, const struct xt_layer *l);
 struct xt_slot *xt_slot_of(ADIO_File fd, const struct xt_layer *l);
 /* add to counter k of layer l (no-op when not installed) */
 void xt_count(ADIO_File fd, const struct xt_layer *l, int k, int64_t n);
-/* a request a layer issued to the file system itself, bypassing fd->fns, in
+/* Request accounting (the stats record's fs_requests).  The stats layer, on
+ * top, counts each contiguous call it passes down as one request of the
+ * call's size, unless a layer below noted anything during that call.  So a
+ * layer that serves a contiguous call otherwise must, in the application's
+ * thread, note each request it issues for it (xt_note_request; that also
+ * marks the call handled), or, issuing none now (e.g. served from or into a
+ * cache), xt_note_absorbed.  Requests from a background thread:
+ * xt_note_request_async (does not mark any call).  A call passed on unchanged
+ * to the table below: note nothing.
+ *
+ * a request a layer issued to the file system itself, bypassing fd->fns, in
  * the application's thread */
 void xt_note_request(ADIO_File fd, int is_write, int64_t bytes);
 /* the same from a layer's background thread (thread-safe) */
@@ -121,12 +136,6 @@ const struct xt_hint_value *xt_hint(ADIO_File fd, enum xt_hint_id h);
  * environment), agree across ranks, warn once, publish into fd->info */
 void xt_info_apply(ADIO_File fd, struct xt_file *xf, MPI_Info users_info, int at_open);
 void xt_info_publish(ADIO_File fd, const struct xt_file *xf);
-/* collective: each rank passes its warning or NULL/""; rank 0 prints the
- * lowest rank's once */
-void xt_warn_once(ADIO_File fd, const char *msg);
-
-/* stats module: the collective report at close */
-void xts_report(ADIO_File fd, struct xt_file *xf);
 
 /* the registered layers, bottom first */
 extern const struct xt_layer *const xt_layers[];

@@ -342,10 +342,8 @@ void ads_strided(ADIO_File fd, void *buf, int count, MPI_Datatype dt, int fpt,
     static char myname[] = "ADIOI_ADS_STRIDED";
     struct ads_state *st = xt_slot_of(fd, &ads_layer)->state;
     const ADIOI_Fns *lower = xt_lower(fd, &ads_layer);
-    MPI_Count size;
     struct ads_views v;
-    MPI_Type_size_x(dt, &size);
-    int64_t bytes = (int64_t) size * count;
+    int64_t bytes = xt_bytes(count, dt);
     xt_count(fd, &ads_layer, ADS_C_CALLS, 1);
     if (delegate(fd, st, bytes) || views_init(&v, fd, buf, dt, bytes) != 0) {
         xt_count(fd, &ads_layer, ADS_C_DELEGATED, 1);
@@ -358,11 +356,8 @@ void ads_strided(ADIO_File fd, void *buf, int count, MPI_Datatype dt, int fpt,
     int64_t fpos = fpt == ADIO_INDIVIDUAL ? ads_view_pos(&v.file, fd->fp_ind)
         : (int64_t) offset * fd->etype_size;
     int rc = strided_call(fd, st, &v, is_write, fpos, bytes);
-    if (fpt == ADIO_INDIVIDUAL)
-        fd->fp_ind = ads_view_addr(&v.file, fpos + bytes);
-    fd->fp_sys_posn = -1;
+    xt_call_done(fd, fpt, ads_view_addr(&v.file, fpos + bytes), -1, rc ? NULL : status, dt,
+                 bytes);
     free(v.cum);
-    *error_code = rc ? ADIOI_Err_create_code(myname, fd->filename, rc) : MPI_SUCCESS;
-    if (rc == 0)
-        MPIR_Status_set_bytes(status, dt, bytes);
+    *error_code = xt_io_error(fd, myname, rc);
 }

@@ -48,13 +48,6 @@ static int ads_wanted(const struct xt_file *xf)
         strcmp(xf->hints[XT_H_DS_WRITE].s, "adaptive") == 0;
 }
 
-/* file systems whose ROMIO driver reads and writes fd_sys with pread/pwrite
- * (NFS is left out: its driver locks around reads for cache coherence) */
-static int posix_fs(int file_system)
-{
-    return file_system == ADIO_UFS || file_system == ADIO_LUSTRE || file_system == ADIO_GPFS;
-}
-
 static int64_t alignment(ADIO_File fd)
 {
     int64_t stripe = xt_hint(fd, XT_H_ADS_STRIPE)->i;
@@ -74,7 +67,7 @@ static int ads_open(ADIO_File fd, void *state)
     st->method = ads_method_find(xt_hint(fd, XT_H_ADS_METHOD)->s);
     if (!st->method)
         st->method = ads_method_find("adaptive");
-    st->direct = xt_direct_io_ok(fd, &ads_layer) && posix_fs(fd->file_system);
+    st->direct = xt_direct_io_ok(fd, &ads_layer) && xt_fs_has(fd, XT_FS_PLAIN_RW);
     st->align = alignment(fd);
     ads_calibrate(fd, st);
     return 0;
@@ -141,8 +134,8 @@ static int calibrate_rank0(ADIO_File fd, struct ads_calib *cal)
         return ADS_CAL_CACHE;
     if (ads_calib_probe(dir, cal, why, sizeof(why)) != 0) {
         *cal = ads_calib_defaults;
-        fprintf(stderr, "romio-xt: warning: romio_ads_calibrate: %s; using built-in costs "
-                "(set romio_ads_latency and romio_ads_bandwidth to give your own)\n", why);
+        xt_warn(fd, XT_WARN_SELF, "romio_ads_calibrate: %s; using built-in costs (set "
+                "romio_ads_latency and romio_ads_bandwidth to give your own)", why);
         return ADS_CAL_DEFAULTS;
     }
     if (have_key && have_cache)

@@ -91,6 +91,5 @@ int nvc_open(ADIO_File fd, void *state);
 void nvc_close(ADIO_File fd, void *state, int *error_code);
 /* once per file: warn and write straight to the global file from now on */
 void nvc_fall_back(struct nvc_state *st, int counter, const char *what, int err);
-int nvc_mpi_error(const char *where, int err);
 
 #endif

@@ -23,13 +23,6 @@ static struct nvc_state *state(ADIO_File fd)
     return xt_slot_of(fd, &nvc_layer)->state;
 }
 
-static int64_t nbytes(int count, MPI_Datatype dt)
-{
-    MPI_Count size = 0;
-    MPI_Type_size_x(dt, &size);
-    return (int64_t) count * size;
-}
-
 /* waits for this process's unsynced data overlapping [off, off+len) */
 static void settle_range(struct nvc_state *st, int64_t off, int64_t len)
 {
@@ -113,15 +106,7 @@ static void finish_write(ADIO_File fd, MPI_Datatype dt, int fpt, int64_t off, in
                          ADIO_Status * status)
 {
     fd->dirty_write = 1;
-    fd->fp_sys_posn = -1;
-    if (fpt == ADIO_INDIVIDUAL)
-        fd->fp_ind = off + len;
-#ifdef HAVE_STATUS_SET_BYTES
-    if (status)
-        MPIR_Status_set_bytes(status, dt, len);
-#else
-    (void) status, (void) dt;
-#endif
+    xt_call_done(fd, fpt, off + len, -1, status, dt, len);
 }
 
 static void ADIOI_NVC_WriteContig(ADIO_File fd, const void *buf, int count, MPI_Datatype dt,
@@ -129,7 +114,7 @@ static void ADIOI_NVC_WriteContig(ADIO_File fd, const void *buf, int count, MPI_
                                   int *error_code)
 {
     struct nvc_state *st = state(fd);
-    int64_t len = nbytes(count, dt);
+    int64_t len = xt_bytes(count, dt);
     int64_t off = fpt == ADIO_INDIVIDUAL ? fd->fp_ind : offset;
     /* strict: independent writes go straight to the global file */
     int cache = st->in_coll || !st->lock->write_through;
@@ -157,7 +142,7 @@ static void ADIOI_NVC_ReadContig(ADIO_File fd, void *buf, int count, MPI_Datatyp
     struct nvc_state *st = state(fd);
     int64_t off = fpt == ADIO_INDIVIDUAL ? fd->fp_ind : offset;
     pthread_mutex_lock(&st->mu);
-    size_t upto = nvc_queue_last_overlap(&st->q, off, nbytes(count, dt));
+    size_t upto = nvc_queue_last_overlap(&st->q, off, xt_bytes(count, dt));
     pthread_mutex_unlock(&st->mu);
     if (upto) {
         xt_count(fd, &nvc_layer, NVC_C_READ_WAITS, 1);

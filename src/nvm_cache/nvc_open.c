@@ -90,18 +90,12 @@ const struct nvc_lock_policy nvc_lock_policies[] = {
 };
 
 /* --- faults ----------------------------------------------------------------- */
-int nvc_mpi_error(const char *where, int err)
-{
-    return MPIO_Err_create_code(MPI_SUCCESS, MPIR_ERR_RECOVERABLE, where, __LINE__,
-                                MPI_ERR_IO, "**io", "**io %s", strerror(err));
-}
-
 void nvc_fall_back(struct nvc_state *st, int counter, const char *what, int err)
 {
     xt_count(st->fd, &nvc_layer, counter, 1);
     if (!st->warned)
-        fprintf(stderr, "romio-xt: warning: e10_cache: rank %d: %s (%s, cache file %s); writing "
-                "this and all further data of %s straight to the global file\n",
+        xt_warn(st->fd, XT_WARN_SELF, "e10_cache: rank %d: %s (%s, cache file %s); writing "
+                "this and all further data of %s straight to the global file",
                 xt_file(st->fd)->rank, what, strerror(err), st->cpath, st->fd->filename);
     st->warned = 1;
     st->direct = 1;
@@ -161,7 +155,7 @@ static const char *strict_flush(ADIO_File fd, struct nvc_state *st)
     st->flush = &nvc_flush_policies[0];
     fl->i = 0;
     snprintf(fl->s, sizeof(fl->s), "%s", nvc_flush_policies[0].name);
-    return "romio-xt: warning: hint e10_cache_flush_flag: 'flush_onclose' does not go with "
+    return "hint e10_cache_flush_flag: 'flush_onclose' does not go with "
         "e10_cache=strict (a collective write returns once its data is synced); using "
         "'flush_immediate'";
 }
@@ -193,13 +187,13 @@ int nvc_open(ADIO_File fd, void *state)
     if (bad) {
         st->direct = 1;
         xt_count(fd, &nvc_layer, NVC_C_FB_PATH, 1);
-        snprintf(msg, sizeof(msg), "romio-xt: warning: hint e10_cache_path: cannot use '%s' "
+        snprintf(msg, sizeof(msg), "hint e10_cache_path: cannot use '%s' "
                  "(%s) on rank %d; using no cache: data goes straight to the global file",
                  xt_hint(fd, XT_H_E10_CACHE_PATH)->s, bad, xt_file(fd)->rank);
     }
     if (!msg[0] && strict_note)
         snprintf(msg, sizeof(msg), "%s", strict_note);
-    xt_warn_once(fd, msg);
+    xt_warn(fd, XT_WARN_ALL, msg[0] ? "%s" : NULL, msg);
     return 0;
 }
 
@@ -213,9 +207,9 @@ void nvc_close(ADIO_File fd, void *state, int *error_code)
     if (st->cfd >= 0) {
         close(st->cfd);
         if (st->kept_error)
-            fprintf(stderr, "romio-xt: warning: e10_cache: rank %d: syncing %s failed; its data "
-                    "stays in %s (romio-xt-recover replays it)\n", xt_file(fd)->rank,
-                    fd->filename, st->cpath);
+            xt_warn(fd, XT_WARN_SELF, "e10_cache: rank %d: syncing %s failed; its data stays "
+                    "in %s (romio-xt-recover replays it)", xt_file(fd)->rank, fd->filename,
+                    st->cpath);
         else if (st->discard)
             unlink(st->cpath);
     }

@@ -167,7 +167,7 @@ int nvc_take_error(struct nvc_state *st)
     int err = st->err;
     st->err = 0;
     pthread_mutex_unlock(&st->mu);
-    return err ? nvc_mpi_error("e10_cache sync thread", err) : MPI_SUCCESS;
+    return err ? xt_io_error(st->fd, "e10_cache sync thread", err) : MPI_SUCCESS;
 }
 
 void nvc_compact(struct nvc_state *st)

@@ -1,7 +1,9 @@
 /* romio-xt Orthrus: on-line selection among collective-I/O implementations.
  * The layer overrides ReadStridedColl/WriteStridedColl; each call is run by
  * one candidate from orth_cands[] (two_phase = stock ROMIO, core_first = one
- * aggregator per node), chosen by orth_select.c from allreduced timings. */
+ * aggregator per node, disk_first = one aggregator per data server,
+ * view_based = views at the aggregators, orth_vb.h), chosen by orth_select.c
+ * from allreduced timings. */
 #ifndef ORTH_H
 #define ORTH_H
 
@@ -84,6 +86,8 @@ struct orth_route {
 /* collective over rt->comm: the call's data to/from the aggregators, in
  * rounds of at most cb_buffer_size bytes per aggregator (orth_xchg.c) */
 void orth_exchange(struct orth_call *c, const struct orth_route *rt, int *err);
+/* exclusive prefix sums of cnt[0..n-1] into dis (orth_xchg.c) */
+void orth_displs(const int *cnt, int *dis, int n);
 
 /* an aggregator's pieces in one round, in the order of its stream */
 struct orth_gather {
@@ -91,12 +95,10 @@ struct orth_gather {
     int total;
 };
 
-void orth_displs(const int *cnt, int *dis, int n);
 void orth_aggregate(ADIO_File fd, const struct orth_gather *g, char *stream, int is_write,
                     int *err);
 void orth_agree_error(ADIO_File fd, int *err);
 void orth_finish(struct orth_call *c, int *err);
-int orth_compact(struct orth_call *c);
 
 void orth_two_phase(struct orth_call *c, int *err);
 void orth_core_first(struct orth_call *c, int *err);

@@ -6,6 +6,7 @@
  * aggregators do). */
 #include "orth.h"
 
+#include <errno.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -22,13 +23,6 @@ static int cmp_piece(const void *a, const void *b)
     if (x->off != y->off)
         return x->off < y->off ? -1 : 1;
     return x->spos < y->spos ? -1 : x->spos > y->spos;
-}
-
-void orth_displs(const int *cnt, int *dis, int n)
-{
-    dis[0] = 0;
-    for (int i = 1; i < n; i++)
-        dis[i] = dis[i - 1] + cnt[i - 1];
 }
 
 /* sorted pieces with run-buffer positions; returns the run buffer's size */
@@ -102,7 +96,7 @@ void orth_agree_error(ADIO_File fd, int *err)
     int mine = *err != MPI_SUCCESS, any = 0;
     MPI_Allreduce(&mine, &any, 1, MPI_INT, MPI_MAX, fd->comm);
     if (any && !mine)
-        *err = MPI_ERR_IO;
+        *err = xt_io_error(fd, "orthrus: another process's part of the call", EIO);
 }
 
 /* the end of a call run by an Orthrus candidate: file pointers and status as
@@ -110,22 +104,5 @@ void orth_agree_error(ADIO_File fd, int *err)
 void orth_finish(struct orth_call *c, int *err)
 {
     orth_agree_error(c->fd, err);
-    c->fd->fp_ind = c->end_fp;
-    c->fd->fp_sys_posn = -1;
-#ifdef HAVE_STATUS_SET_BYTES
-    if (c->status)
-        MPIR_Status_set_bytes(c->status, c->dt, c->bytes);
-#endif
-}
-
-/* this rank's nonempty pieces, compacted in place; returns their number */
-int orth_compact(struct orth_call *c)
-{
-    int n = 0;
-    for (int i = 0; i < c->n; i++)
-        if (c->lens[i] > 0) {
-            c->offs[n] = c->offs[i];
-            c->lens[n++] = c->lens[i];
-        }
-    return c->n = n;
+    xt_call_done(c->fd, ADIO_INDIVIDUAL, c->end_fp, -1, c->status, c->dt, c->bytes);
 }

@@ -42,7 +42,7 @@ static void load_table(ADIO_File fd, struct orth_state *st)
         st->sel.evictions = 0;
     }
     MPI_Bcast(&st->sel, (int) sizeof(st->sel), MPI_BYTE, 0, fd->comm);
-    xt_warn_once(fd, msg);
+    xt_warn(fd, XT_WARN_ALL, msg[0] ? "%s" : NULL, msg);
 }
 
 /* rank 0 writes the table (a new file renamed over the old one) */
@@ -63,8 +63,8 @@ static void save_table(ADIO_File fd, struct orth_state *st)
         ok = fclose(f) == 0 && rename(tmp, path) == 0;
     }
     if (!ok) {
-        fprintf(stderr, "romio-xt: warning: hint romio_orthrus_table: cannot write '%s'; "
-                "the winners of this run are not saved\n", path);
+        xt_warn(fd, XT_WARN_SELF, "hint romio_orthrus_table: cannot write '%s'; the winners "
+                "of this run are not saved", path);
         unlink(tmp);
     }
 }
@@ -81,7 +81,7 @@ static void open_log(ADIO_File fd, struct orth_state *st)
         else if (ftell(st->log) == 0)
             fprintf(st->log, "call,time,op,signature,candidate,phase,bytes,seconds,event\n");
     }
-    xt_warn_once(fd, msg);
+    xt_warn(fd, XT_WARN_ALL, msg[0] ? "%s" : NULL, msg);
 }
 
 /* one CSV line per recorded call (rank 0): the phase it ran in, and the
@@ -120,8 +120,8 @@ static void disagreement(ADIO_File fd, struct orth_state *st)
     MPI_Abort(fd->comm, 1);
 #endif
     if (st->forced < 0)
-        xt_warn_once(fd, "orthrus: ranks disagree on the selection; using two_phase for "
-                     "the rest of this file");
+        xt_warn(fd, XT_WARN_ALL, "orthrus: ranks disagree on the selection; using two_phase "
+                "for the rest of this file");
     st->forced = orth_cand_find("two_phase");
 }
 
@@ -163,7 +163,7 @@ static void parse_candidates(ADIO_File fd, struct orth_state *st)
             snprintf(bad, sizeof(bad), "hint romio_orthrus_candidates: no candidate in '%s'; "
                      "using all", given);
     }
-    xt_warn_once(fd, bad);
+    xt_warn(fd, XT_WARN_ALL, bad[0] ? "%s" : NULL, bad);
     orth_sel_init(&st->sel, n, (int) xt_hint(fd, XT_H_ORTH_TRIALS)->i,
                   xt_hint(fd, XT_H_ORTH_THRESHOLD)->d);
 }

@@ -6,6 +6,7 @@
 #define ORTH_SELECT_H
 
 #include <stdint.h>
+#include <stdio.h>
 
 #define ORTH_MAX_CAND 4
 #define ORTH_MAX_SIG 16
@@ -88,7 +89,6 @@ int orth_red_disagree(const int64_t *r);
 /* The signature -> winner table across runs: one line per chosen entry,
  *   <is_write> <nprocs> <requests> <bytes> <rel_offset> <winner> <name>=<B/s>...
  * names[c] is the name of rotation candidate c. */
-#include <stdio.h>
 int orth_table_write(FILE *f, const struct orth_sel *s, const char *const *names);
 /* adds the lines whose winner is in the rotation, as chosen entries without
  * an examination; returns the number of entries added, -1 on a malformed line */

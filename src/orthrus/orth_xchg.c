@@ -12,6 +12,26 @@
 #include <stdlib.h>
 #include <string.h>
 
+/* exclusive prefix sums: displacements for counts cnt[0..n-1] */
+void orth_displs(const int *cnt, int *dis, int n)
+{
+    dis[0] = 0;
+    for (int i = 1; i < n; i++)
+        dis[i] = dis[i - 1] + cnt[i - 1];
+}
+
+/* this rank's nonempty pieces, compacted in place; returns their number */
+static int orth_compact(struct orth_call *c)
+{
+    int n = 0;
+    for (int i = 0; i < c->n; i++)
+        if (c->lens[i] > 0) {
+            c->offs[n] = c->offs[i];
+            c->lens[n++] = c->lens[i];
+        }
+    return c->n = n;
+}
+
 struct xchg {
     const struct orth_route *rt;
     int np, me;

@@ -34,13 +34,6 @@ static const ADIOI_Fns *lower(ADIO_File fd)
     return xt_lower(fd, &pf_layer);
 }
 
-static ADIO_Offset type_bytes(int count, MPI_Datatype dt)
-{
-    MPI_Count size = 0;
-    MPI_Type_size_x(dt, &size);
-    return (ADIO_Offset) count * size;
-}
-
 enum pf_move pf_access(ADIO_File fd, struct pf_file *pf, int64_t block, struct pf_plan *plan,
                        pf_drop_fn drop, void *arg)
 {
@@ -106,7 +99,7 @@ static void ADIOI_PF_ReadContig(ADIO_File fd, void *buf, int count, MPI_Datatype
                                 int *error_code)
 {
     struct pf_file *pf = state(fd);
-    ADIO_Offset len = type_bytes(count, dt), nread = 0;
+    ADIO_Offset len = xt_bytes(count, dt), nread = 0;
     ADIO_Offset off = fpt == ADIO_INDIVIDUAL ? fd->fp_ind : offset;
     if (len <= 0 || !usable(fd, pf)) {
         lower(fd)->ADIOI_xxx_ReadContig(fd, buf, count, dt, fpt, offset, status, error_code);
@@ -129,12 +122,7 @@ static void ADIOI_PF_ReadContig(ADIO_File fd, void *buf, int count, MPI_Datatype
         fd->fp_sys_posn = -1;
         return;
     }
-    fd->fp_sys_posn = off + nread;
-    if (fpt == ADIO_INDIVIDUAL)
-        fd->fp_ind += nread;
-#ifdef HAVE_STATUS_SET_BYTES
-    MPIR_Status_set_bytes(status, dt, nread);
-#endif
+    xt_call_done(fd, fpt, fd->fp_ind + nread, off + nread, status, dt, nread);
 }
 
 /* after a write of [off, off + len) through this handle */
@@ -167,7 +155,7 @@ static void ADIOI_PF_WriteContig(ADIO_File fd, const void *buf, int count, MPI_D
                                  int *error_code)
 {
     ADIO_Offset off = fpt == ADIO_INDIVIDUAL ? fd->fp_ind : offset;
-    ADIO_Offset len = type_bytes(count, dt);
+    ADIO_Offset len = xt_bytes(count, dt);
     lower(fd)->ADIOI_xxx_WriteContig(fd, buf, count, dt, fpt, offset, status, error_code);
     /* a failed write may still have changed part of the range */
     written(fd, off, len);
@@ -272,22 +260,6 @@ static int pf_wanted(const struct xt_file *xf)
     return xf->hints[XT_H_PF].i != 0;
 }
 
-/* file systems whose fd->fd_sys is a POSIX descriptor for the data */
-static int posix_fs(ADIO_File fd)
-{
-    switch (fd->file_system) {
-        case ADIO_UFS:
-        case ADIO_NFS:
-        case ADIO_XFS:
-        case ADIO_LUSTRE:
-        case ADIO_GPFS:
-        case ADIO_PANFS:
-            return 1;
-        default:
-            return 0;
-    }
-}
-
 /* hint values that only make sense together; fixes them, rank 0 warns */
 static void settle_hints(ADIO_File fd, struct xt_file *xf, struct pf_range *ranges,
                          int *nranges)
@@ -305,15 +277,13 @@ static void settle_hints(ADIO_File fd, struct xt_file *xf, struct pf_range *rang
         snprintf(ra->s, sizeof(ra->s), "%lld", (long long) ra->i);
         xt_hint_bad_warning(warn, sizeof(warn), &xt_hint_defs[XT_H_PF_READ_AHEAD], raw, why,
                             ra->s);
-        if (xf->rank == 0)
-            fprintf(stderr, "%s\n", warn);
+        xt_warn(fd, XT_WARN_ALL, "%s", warn);
     }
     *nranges = pf_ranges_parse(wn->s, ranges, PF_MAX_RANGES, why, sizeof(why));
     if (*nranges < 0) {
         xt_hint_bad_warning(warn, sizeof(warn), &xt_hint_defs[XT_H_PF_WILLNEED], wn->s, why,
                             "0:0");
-        if (xf->rank == 0)
-            fprintf(stderr, "%s\n", warn);
+        xt_warn(fd, XT_WARN_ALL, "%s", warn);
         snprintf(wn->s, sizeof(wn->s), "0:0");
         ranges[0].off = ranges[0].len = 0;
         *nranges = 1;
@@ -334,10 +304,9 @@ static int writable_buffer(ADIO_File fd, struct xt_file *xf)
         return 0;
     xf->hints[XT_H_PF].i = 0;
     snprintf(xf->hints[XT_H_PF].s, sizeof(xf->hints[XT_H_PF].s), "disable");
-    if (xf->rank == 0 && !warned)
-        fprintf(stderr, "romio-xt: warning: hint romio_prefetch: method 'buffer' could return "
-                "stale data on a file open for writing ('%s' and any later such file in this "
-                "job); using 'disable' there\n", fd->filename);
+    xt_warn(fd, XT_WARN_ALL, warned ? NULL : "hint romio_prefetch: method 'buffer' could return "
+            "stale data on a file open for writing ('%s' and any later such file in this "
+            "job); using 'disable' there", fd->filename);
     warned = 1;
     return 1;
 }
@@ -358,12 +327,11 @@ static int pf_open(ADIO_File fd, void *st)
     /* fadvise reads through the table below; buffer preads fd->fd_sys */
     if (xf->hints[XT_H_PF_METHOD].i == 1 && !xt_direct_io_ok(fd, &pf_layer))
         why = "a layer below it keeps data the file lacks (e.g. e10_cache)";
-    else if (!posix_fs(fd))
+    else if (!xt_fs_has(fd, XT_FS_POSIX_FD))
         why = "the file system has no POSIX file descriptor";
     if (why) {
-        if (xf->rank == 0)
-            fprintf(stderr, "romio-xt: warning: hint romio_prefetch: %s for '%s'; "
-                    "using 'disable'\n", why, fd->filename);
+        xt_warn(fd, XT_WARN_ALL, "hint romio_prefetch: %s for '%s'; using 'disable'", why,
+                fd->filename);
         return 1;
     }
     settle_hints(fd, xf, ranges, &nranges);

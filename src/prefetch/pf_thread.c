@@ -47,9 +47,8 @@ int pf_thread_start(ADIO_File fd, struct pf_file *pf)
     pf->stop = 0;
     int err = pthread_create(&pf->thread, NULL, loader, pf);
     if (err) {
-        fprintf(stderr, "romio-xt: warning: hint romio_prefetch: cannot start the prefetch "
-                "thread for '%s' (%s); reading without prefetch\n", fd->filename,
-                strerror(err));
+        xt_warn(fd, XT_WARN_SELF, "hint romio_prefetch: cannot start the prefetch thread for "
+                "'%s' (%s); reading without prefetch", fd->filename, strerror(err));
         pthread_cond_destroy(&pf->done);
         pthread_cond_destroy(&pf->work);
         pthread_mutex_destroy(&pf->lock);

@@ -8,29 +8,6 @@
 
 #include <string.h>
 
-#define XTS_OPS(X) \
-    X(READ_CONTIG, "read_contig") X(WRITE_CONTIG, "write_contig") \
-    X(READ_STRIDED, "read_strided") X(WRITE_STRIDED, "write_strided") \
-    X(READ_COLL, "read_coll") X(WRITE_COLL, "write_coll") \
-    X(IREAD_CONTIG, "iread_contig") X(IWRITE_CONTIG, "iwrite_contig") \
-    X(IREAD_STRIDED, "iread_strided") X(IWRITE_STRIDED, "iwrite_strided") \
-    X(IREAD_COLL, "iread_coll") X(IWRITE_COLL, "iwrite_coll") \
-    X(FLUSH, "flush") X(RESIZE, "resize")
-
-#define XTS_ENUM(id, name) XTS_##id,
-enum xts_op { XTS_OPS(XTS_ENUM) XTS_NOPS };
-#undef XTS_ENUM
-#define XTS_NAME(id, name) name,
-static const char *const xts_op_names[XTS_NOPS] = { XTS_OPS(XTS_NAME) };
-#undef XTS_NAME
-
-struct xts_state {
-    int64_t calls[XTS_NOPS], bytes[XTS_NOPS];
-    double time[XTS_NOPS];
-    int64_t app_bytes[2];       /* depth-0 bytes: [0] read, [1] written */
-    int depth;
-};
-
 struct xts_call {
     double t0;
     int64_t reqs_before;
@@ -68,13 +45,10 @@ static void leave(ADIO_File fd, const struct xts_call *c, enum xts_op op, int co
 {
     struct xts_state *st = state(fd);
     struct xt_file *xf = xt_file(fd);
-    MPI_Count size = 0;
     st->time[op] += xt_now() - c->t0;
     st->depth--;
     st->calls[op]++;
-    if (dt != MPI_DATATYPE_NULL)
-        MPI_Type_size_x(dt, &size);
-    int64_t bytes = (int64_t) count * size;
+    int64_t bytes = xt_bytes(count, dt);
     st->bytes[op] += bytes;
     if (st->depth == 0 && op != XTS_FLUSH && op != XTS_RESIZE)
         st->app_bytes[op_is_write(op)] += bytes;
@@ -148,29 +122,16 @@ static int xts_wanted(const struct xt_file *xf)
     return xf->hints[XT_H_STATS].i != 0;
 }
 
+/* the report, once every layer has closed (their counters are final) */
+static void xts_finish(ADIO_File fd, void *state, int *error_code)
+{
+    *error_code = xts_report(fd, xt_file(fd), state);
+}
+
 const struct xt_layer xts_layer = {
     .name = "stats",
     .wanted = xts_wanted,
     .ops = &xts_ops,
+    .finish = xts_finish,
     .state_size = sizeof(struct xts_state),
 };
-
-int xts_nops(void)
-{
-    return XTS_NOPS;
-}
-
-const char *xts_op_name(int op)
-{
-    return xts_op_names[op];
-}
-
-void xts_local(ADIO_File fd, int64_t *calls, int64_t *bytes, double *time, int64_t *app_bytes)
-{
-    struct xt_slot *slot = xt_slot_of(fd, &xts_layer);
-    struct xts_state zero = { 0 }, *st = slot ? slot->state : &zero;
-    memcpy(calls, st->calls, sizeof(st->calls));
-    memcpy(bytes, st->bytes, sizeof(st->bytes));
-    memcpy(time, st->time, sizeof(st->time));
-    memcpy(app_bytes, st->app_bytes, sizeof(st->app_bytes));
-}

@@ -8,6 +8,20 @@
 #include <string.h>
 #include <unistd.h>
 
+#define XTS_NAME(id, name) name,
+static const char *const xts_op_names[XTS_NOPS] = { XTS_OPS(XTS_NAME) };
+#undef XTS_NAME
+
+static int xts_nops(void)
+{
+    return XTS_NOPS;
+}
+
+static const char *xts_op_name(int op)
+{
+    return xts_op_names[op];
+}
+
 struct xts_totals {
     int64_t *sum;       /* calls, bytes, app[2], req_count[2], req_bytes[2], layer counters */
     double *tsum, *tmax;    /* time per op, then the open duration */
@@ -22,10 +36,13 @@ static int layer_counters(const struct xt_file *xf)
     return n;
 }
 
-static void gather_local(ADIO_File fd, struct xt_file *xf, int64_t *v, double *t)
+static void gather_local(struct xt_file *xf, const struct xts_state *st, int64_t *v, double *t)
 {
     int nops = xts_nops();
-    xts_local(fd, v, v + nops, t, v + 2 * nops);
+    memcpy(v, st->calls, sizeof(st->calls));
+    memcpy(v + nops, st->bytes, sizeof(st->bytes));
+    memcpy(t, st->time, sizeof(st->time));
+    memcpy(v + 2 * nops, st->app_bytes, sizeof(st->app_bytes));
     int64_t *p = v + 2 * nops + 2;
     for (int k = 0; k < 2; k++) {
         *p++ = __atomic_load_n(&xf->req_count[k], __ATOMIC_RELAXED);
@@ -37,21 +54,31 @@ static void gather_local(ADIO_File fd, struct xt_file *xf, int64_t *v, double *t
     t[nops] = xt_now() - xf->open_time;
 }
 
-static void reduce(ADIO_File fd, struct xt_file *xf, struct xts_totals *tot)
+/* collective; 0, or -1 on every rank when a rank is out of memory */
+static int reduce(ADIO_File fd, struct xt_file *xf, const struct xts_state *st,
+                  struct xts_totals *tot)
 {
     tot->nsum = 2 * xts_nops() + 6 + layer_counters(xf);
     tot->ntime = xts_nops() + 1;
-    int64_t *v = calloc(tot->nsum, sizeof(int64_t));
-    double *t = calloc(tot->ntime, sizeof(double));
-    tot->sum = calloc(tot->nsum, sizeof(int64_t));
-    tot->tsum = calloc(2 * tot->ntime, sizeof(double));
+    int64_t *v = xt_calloc(tot->nsum, sizeof(int64_t));
+    double *t = xt_calloc(tot->ntime, sizeof(double));
+    tot->sum = xt_calloc(tot->nsum, sizeof(int64_t));
+    tot->tsum = xt_calloc(2 * tot->ntime, sizeof(double));
+    if (!xt_all_ok(fd, v && t && tot->sum && tot->tsum, "romio_xt_stats report")) {
+        free(v);
+        free(t);
+        free(tot->sum);
+        free(tot->tsum);
+        return -1;
+    }
     tot->tmax = tot->tsum + tot->ntime;
-    gather_local(fd, xf, v, t);
+    gather_local(xf, st, v, t);
     MPI_Reduce(v, tot->sum, tot->nsum, MPI_INT64_T, MPI_SUM, 0, fd->comm);
     MPI_Reduce(t, tot->tsum, tot->ntime, MPI_DOUBLE, MPI_SUM, 0, fd->comm);
     MPI_Reduce(t, tot->tmax, tot->ntime, MPI_DOUBLE, MPI_MAX, 0, fd->comm);
     free(v);
     free(t);
+    return 0;
 }
 
 static void put_ops(struct xt_json *j, const struct xts_totals *tot)
@@ -131,8 +158,8 @@ static void write_line(const char *text)
     memcpy(line + n, "\n", 2);
     int fd = (path && *path) ? open(path, O_WRONLY | O_CREAT | O_APPEND, 0644) : 2;
     if (fd < 0) {
-        fprintf(stderr, "romio-xt: warning: ROMIO_XT_STATS_FILE '%s': %s; using stderr\n",
-                path, strerror(errno));
+        xt_warn(NULL, XT_WARN_SELF, "ROMIO_XT_STATS_FILE '%s': %s; using stderr", path,
+                strerror(errno));
         fd = 2;
     }
     for (size_t off = 0; off < n + 1;) {
@@ -148,10 +175,11 @@ static void write_line(const char *text)
     free(line);
 }
 
-void xts_report(ADIO_File fd, struct xt_file *xf)
+int xts_report(ADIO_File fd, struct xt_file *xf, const struct xts_state *st)
 {
     struct xts_totals tot;
-    reduce(fd, xf, &tot);
+    if (reduce(fd, xf, st, &tot) != 0)
+        return xt_io_error(fd, "romio_xt_stats report", ENOMEM);
     if (xf->rank == 0) {
         struct xt_json j;
         xt_json_init(&j);
@@ -161,4 +189,5 @@ void xts_report(ADIO_File fd, struct xt_file *xf)
     }
     free(tot.sum);
     free(tot.tsum);
+    return MPI_SUCCESS;
 }

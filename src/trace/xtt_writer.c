@@ -132,8 +132,7 @@ static void stop(const char *what, int loud)
 {
     snprintf(W.why, sizeof(W.why), "%s: %s", what, strerror(errno));
     if (loud && !W.warned)
-        fprintf(stderr, "romio-xt: warning: trace file '%s': %s; tracing disabled\n",
-                W.path, W.why);
+        xt_warn(NULL, XT_WARN_SELF, "trace file '%s': %s; tracing disabled", W.path, W.why);
     W.warned |= loud;
     W.state = -1;
     if (W.fd >= 0)
@@ -226,12 +225,10 @@ int xtt_writer_join(ADIO_File fd, const char *dir)
     ok = W.state == 1;
     MPI_Allreduce(&ok, &all_ok, 1, MPI_INT, MPI_MIN, fd->comm);
     if (!all_ok) {
-        char msg[2600] = "";
-        if (!ok && !W.warned)
-            snprintf(msg, sizeof(msg), "romio-xt: warning: trace file '%.2000s' cannot be written "
-                     "(%.200s); tracing disabled, the job goes on", W.path, W.why);
+        int say = !ok && !W.warned;
         W.warned = 1;
-        xt_warn_once(fd, msg);
+        xt_warn(fd, XT_WARN_ALL, say ? "trace file '%.2000s' cannot be written (%.200s); "
+                "tracing disabled, the job goes on" : NULL, W.path, W.why);
     }
     return all_ok ? 0 : -1;
 }

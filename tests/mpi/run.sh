@@ -6,7 +6,7 @@ xt_test_init mpi
 hintdoc=$XT_BUILDDIR/tools/xt_hintdoc
 
 build() {
-    for t in t_stack t_hints t_stats_io; do
+    for t in t_stack t_hints t_stats_io t_warn_once; do
         "$mpicc" -O1 -g -Wall -o "$out/$t" "$src/$t.c" || return 1
     done
 }
@@ -47,6 +47,22 @@ run "disagree-np4" expect_warning dis4 4 disagree "hint romio_xt_stats: rank 1 h
 run "unknown-key-np2" expect_warning unk2 2 unknown "unknown hint romio_xt_statz ignored"
 run "set-info-open-only-np2" expect_warning si2 2 setinfo \
     "hint romio_xt_stats: 'enable' can only be set at open; keeping 'disable'"
+
+# --- warn once per job: many files, every hint pass, one line per problem -----
+# warn_once_case N: ROMIO_HINTS has a bad value and an unknown key; 200 files,
+# each with set_view and set_info (the same bad value again)
+warn_once_case() {
+    local n=$1 log=$out/wo.$1.out
+    printf 'romio_xt_stats maybe\nromio_xt_statz enable\n' > "$out/wo.hints"
+    ROMIO_HINTS=$out/wo.hints mpirun_keep "$n" ./t_warn_once "$out/wo.$n" 200 > "$log" 2>&1 ||
+        { cat "$log"; return 1; }
+    cat "$log"
+    grep -q '^opened 200 files$' "$log" || return 1
+    [ "$(grep -c "romio-xt: warning" "$log")" -eq 2 ] || { echo "want 2 warning lines"; return 1; }
+    [ "$(grep -c "romio-xt: warning: hint romio_xt_stats: bad value 'maybe'" "$log")" -eq 1 ] &&
+    [ "$(grep -c "romio-xt: warning: unknown hint romio_xt_statz ignored" "$log")" -eq 1 ]
+}
+for n in 1 2 4; do run "warn-once-200-files-np$n" warn_once_case $n; done
 
 # --- ROMIO_HINTS file turns the layer on -----------------------------------
 hints_file_case() {

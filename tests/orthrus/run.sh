@@ -159,7 +159,7 @@ bad_table_case() {
     seq notbl 1 0 "romio_orthrus_table /nonexistent/dir/tbl" > "$out/notbl.out" 2>&1 || return 1
     cat "$out/badtbl.out" "$out/notbl.out"
     [ "$(grep -c "hint romio_orthrus_table: '$out/badtbl' has a malformed line" "$out/badtbl.out")" -eq 1 ] &&
-    [ "$(grep -c "hint romio_orthrus_table: cannot write '/nonexistent/dir/tbl'" "$out/notbl.out")" -eq 2 ]
+    [ "$(grep -c "hint romio_orthrus_table: cannot write '/nonexistent/dir/tbl'" "$out/notbl.out")" -eq 1 ]   # once per job
 }
 run bad-table-hint bad_table_case
 

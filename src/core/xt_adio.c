@@ -1,0 +1,159 @@
+/* romio-xt: shared ADIO helpers every module uses (see xt_adio.h). */
+#include "xt_adio.h"
+
+#include <errno.h>
+#include <pthread.h>
+#include <stdarg.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* --- warnings --------------------------------------------------------------- */
+
+#define XT_WARN_PREFIX "romio-xt: warning: "
+#define XT_WARN_SEEN_MAX 4096
+
+static pthread_mutex_t warn_mu = PTHREAD_MUTEX_INITIALIZER;
+static uint64_t warn_seen[XT_WARN_SEEN_MAX];
+static int warn_nseen;
+
+static uint64_t text_key(const char *s)
+{
+    uint64_t h = 1469598103934665603ULL;        /* FNV-1a */
+    for (; *s; s++)
+        h = (h ^ (unsigned char) *s) * 1099511628211ULL;
+    return h ? h : 1;
+}
+
+/* has this process warned with text s before?  mark: remember it now */
+static int warn_seen_before(const char *s, int mark)
+{
+    uint64_t k = text_key(s);
+    int seen = 0;
+    pthread_mutex_lock(&warn_mu);
+    for (int i = 0; i < warn_nseen && !seen; i++)
+        seen = warn_seen[i] == k;
+    if (!seen && mark && warn_nseen < XT_WARN_SEEN_MAX)
+        warn_seen[warn_nseen++] = k;
+    pthread_mutex_unlock(&warn_mu);
+    return seen;
+}
+
+static void print_warning(const char *text)
+{
+    fprintf(stderr, XT_WARN_PREFIX "%s\n", text);
+    fflush(stderr);
+}
+
+/* one collective round over at most XT_WARN_CHUNK slots (no allocation: an
+ * out-of-memory rank must not leave the others in the collective) */
+#define XT_WARN_CHUNK 64
+static void warn_chunk(ADIO_File fd, int rank, int nprocs, char (*texts)[XT_WARN_LEN], int n)
+{
+    int mine[XT_WARN_CHUNK], who[XT_WARN_CHUNK];
+    for (int k = 0; k < n; k++) {
+        if (texts[k][0] && warn_seen_before(texts[k], 0))
+            texts[k][0] = '\0';
+        mine[k] = texts[k][0] ? rank : nprocs;
+    }
+    MPI_Allreduce(mine, who, n, MPI_INT, MPI_MIN, fd->comm);
+    for (int k = 0; k < n; k++) {
+        if (who[k] == nprocs || !texts[k][0])
+            continue;
+        warn_seen_before(texts[k], 1);
+        if (rank == who[k])
+            print_warning(texts[k]);
+    }
+}
+
+void xt_warn_slots(ADIO_File fd, char (*texts)[XT_WARN_LEN], int n)
+{
+    int rank, nprocs;
+    MPI_Comm_rank(fd->comm, &rank);
+    MPI_Comm_size(fd->comm, &nprocs);
+    for (int k = 0; k < n; k += XT_WARN_CHUNK)
+        warn_chunk(fd, rank, nprocs, texts + k, n - k < XT_WARN_CHUNK ? n - k : XT_WARN_CHUNK);
+}
+
+void xt_warn(ADIO_File fd, enum xt_warn_scope scope, const char *fmt, ...)
+{
+    char text[1][XT_WARN_LEN] = { "" };
+    if (fmt) {
+        va_list ap;
+        va_start(ap, fmt);
+        vsnprintf(text[0], sizeof(text[0]), fmt, ap);
+        va_end(ap);
+    }
+    if (scope == XT_WARN_ALL)
+        xt_warn_slots(fd, text, 1);
+    else if (text[0][0] && !warn_seen_before(text[0], 1))
+        print_warning(text[0]);
+}
+
+/* --- the file system --------------------------------------------------------- */
+
+int xt_fs_has(ADIO_File fd, enum xt_fs_cap cap)
+{
+    switch (fd->file_system) {
+        case ADIO_UFS:
+        case ADIO_LUSTRE:
+        case ADIO_GPFS:
+            return 1;
+        case ADIO_NFS:
+        case ADIO_XFS:
+        case ADIO_PANFS:
+            return cap == XT_FS_POSIX_FD;
+        default:
+            return 0;
+    }
+}
+
+/* --- a data call ------------------------------------------------------------- */
+
+int64_t xt_bytes(int count, MPI_Datatype dt)
+{
+    MPI_Count size = 0;
+    if (dt != MPI_DATATYPE_NULL)
+        MPI_Type_size_x(dt, &size);
+    return (int64_t) count * size;
+}
+
+void xt_call_done(ADIO_File fd, int fpt, ADIO_Offset fp_ind, ADIO_Offset sys_posn,
+                  ADIO_Status *status, MPI_Datatype dt, int64_t bytes)
+{
+    if (fpt == ADIO_INDIVIDUAL)
+        fd->fp_ind = fp_ind;
+    fd->fp_sys_posn = sys_posn;
+#ifdef HAVE_STATUS_SET_BYTES
+    if (status)
+        MPIR_Status_set_bytes(status, dt, bytes);
+#else
+    (void) status, (void) dt, (void) bytes;
+#endif
+}
+
+/* --- errors and memory --------------------------------------------------------- */
+
+int xt_io_error(ADIO_File fd, const char *where, int err)
+{
+    if (err == ENOMEM)
+        return MPIO_Err_create_code(MPI_SUCCESS, MPIR_ERR_RECOVERABLE, where, __LINE__,
+                                    MPI_ERR_NO_MEM, "**nomem", 0);
+    return ADIOI_Err_create_code(where, fd->filename, err);
+}
+
+void *xt_calloc(size_t n, size_t size)
+{
+    return calloc(n ? n : 1, size ? size : 1);
+}
+
+int xt_all_ok(ADIO_File fd, int ok, const char *what)
+{
+    int all = 0;
+    ok = !!ok;
+    MPI_Allreduce(&ok, &all, 1, MPI_INT, MPI_MIN, fd->comm);
+    if (!all)
+        xt_warn(fd, XT_WARN_ALL, ok ? NULL : "out of memory (%s)", what);
+    return all;
+}

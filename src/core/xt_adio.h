@@ -1,0 +1,59 @@
+/* romio-xt: shared ADIO helpers every module uses (as Darshan's darshan-common.c). */
+#ifndef XT_ADIO_H
+#define XT_ADIO_H
+
+#include "adio.h"
+
+/* --- warnings ---------------------------------------------------------------
+ * Every romio-xt warning goes through xt_warn: it adds the one prefix
+ * "romio-xt: warning: " and prints a given text at most once per process per
+ * job (whatever the number of files, opens and hint passes).  The text names
+ * the thing (hint), the bad value and the problem: it is the key. */
+enum xt_warn_scope {
+    /* collective over fd->comm: every rank calls, with fmt NULL when it has
+     * nothing to say; the lowest rank holding a text prints it */
+    XT_WARN_ALL,
+    /* this rank only, not collective, any thread: printed here */
+    XT_WARN_SELF,
+};
+
+#define XT_WARN_LEN 2600
+
+void xt_warn(ADIO_File fd, enum xt_warn_scope scope, const char *fmt, ...)
+    __attribute__((format(printf, 3, 4)));
+/* collective: n texts per rank (empty: none), slot k the same problem on
+ * every rank; each slot's lowest holder prints it (once per job) */
+void xt_warn_slots(ADIO_File fd, char (*texts)[XT_WARN_LEN], int n);
+
+/* --- the file system --------------------------------------------------------- */
+enum xt_fs_cap {
+    /* ROMIO's driver keeps a POSIX descriptor in fd->fd_sys: posix_fadvise
+     * and pread on it see the file's data */
+    XT_FS_POSIX_FD,
+    /* the driver's own reads and writes are plain pread/pwrite on fd_sys, so a
+     * layer may issue them itself (NFS is left out: its driver locks around
+     * reads for cache coherence) */
+    XT_FS_PLAIN_RW,
+};
+int xt_fs_has(ADIO_File fd, enum xt_fs_cap cap);
+
+/* --- a data call ------------------------------------------------------------- */
+/* count elements of dt in bytes (0 for MPI_DATATYPE_NULL) */
+int64_t xt_bytes(int count, MPI_Datatype dt);
+/* what ROMIO's routines do at the end of a call that moved `bytes`: the
+ * individual pointer becomes fp_ind (fpt ADIO_INDIVIDUAL only), the system
+ * position sys_posn (-1: unknown), the status counts the bytes */
+void xt_call_done(ADIO_File fd, int fpt, ADIO_Offset fp_ind, ADIO_Offset sys_posn,
+                  ADIO_Status *status, MPI_Datatype dt, int64_t bytes);
+
+/* --- errors and memory --------------------------------------------------------- */
+/* the MPI error code for errno err at `where` (MPI_SUCCESS for 0): ROMIO's
+ * classes (MPI_ERR_NO_SPACE, ...; MPI_ERR_IO otherwise), MPI_ERR_NO_MEM for ENOMEM */
+int xt_io_error(ADIO_File fd, const char *where, int err);
+/* calloc that never aborts; NULL on failure (and for n == 0 never NULL) */
+void *xt_calloc(size_t n, size_t size);
+/* collective over fd->comm: 1 when ok on every rank; else 0 on every rank
+ * and one warning "out of memory (what)" */
+int xt_all_ok(ADIO_File fd, int ok, const char *what);
+
+#endif
