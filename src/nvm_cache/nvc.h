@@ -4,6 +4,7 @@
 
 #include "../core/xt_layer.h"
 #include "nvc_store.h"
+#include "nvc_gate.h"
 
 #include <limits.h>
 #include <pthread.h>
@@ -15,7 +16,8 @@
     X(CACHE_USEC, "cache_write_usec") X(SYNC_USEC, "sync_usec") \
     X(WAIT_USEC, "not_hidden_sync_usec") X(READ_WAITS, "read_waits") \
     X(SYNC_ERRORS, "sync_errors") X(FB_PATH, "fallback_path") \
-    X(FB_SPACE, "fallback_cache_write") X(FB_ATOMIC, "direct_atomic")
+    X(FB_SPACE, "fallback_cache_write") X(FB_ATOMIC, "direct_atomic") \
+    X(DIRECT_BUSY, "direct_threads_busy") X(FLUSH_SKIPPED, "flush_behind_skipped")
 #define NVC_ENUM(id, name) NVC_C_##id,
 enum { NVC_COUNTERS(NVC_ENUM) NVC_NCOUNTERS };
 #undef NVC_ENUM

@@ -109,6 +109,18 @@ static void finish_write(ADIO_File fd, MPI_Datatype dt, int fpt, int64_t off, in
     xt_call_done(fd, fpt, off + len, -1, status, dt, len);
 }
 
+/* the sync threads keep up with the writes (nvc_gate.h)?  Counts the no */
+static int worth_caching(struct nvc_state *st, ADIO_File fd, int64_t len)
+{
+    pthread_mutex_lock(&st->mu);
+    int64_t pending = nvc_queue_pending(&st->q);
+    pthread_mutex_unlock(&st->mu);
+    int yes = nvc_gate_cache(st->flush != &nvc_flush_policies[0], pending, len);
+    if (!yes && len > 0)
+        xt_count(fd, &nvc_layer, NVC_C_DIRECT_BUSY, 1);
+    return yes;
+}
+
 static void ADIOI_NVC_WriteContig(ADIO_File fd, const void *buf, int count, MPI_Datatype dt,
                                   int fpt, ADIO_Offset offset, ADIO_Status * status,
                                   int *error_code)
@@ -117,7 +129,7 @@ static void ADIOI_NVC_WriteContig(ADIO_File fd, const void *buf, int count, MPI_
     int64_t len = xt_bytes(count, dt);
     int64_t off = fpt == ADIO_INDIVIDUAL ? fd->fp_ind : offset;
     /* strict: independent writes go straight to the global file */
-    int cache = st->in_coll || !st->lock->write_through;
+    int cache = (st->in_coll || !st->lock->write_through) && worth_caching(st, fd, len);
     if (len > 0 && cache && !st->direct && !st->bypass && !fd->atomicity) {
         int rc = cache_write(st, fd, buf, off, len);
         if (rc == 0) {

@@ -9,6 +9,7 @@
 #include <fcntl.h>
 #include <stdint.h>
 #include <stdlib.h>
+#include <time.h>
 #include <unistd.h>
 
 static int64_t usec(double seconds)
@@ -57,6 +58,24 @@ static void flush_behind(struct nvc_state *st, int gfd)
     pthread_mutex_lock(&st->mu);
 }
 
+/* with st->mu held: nothing queued and no close for NVC_FLUSH_QUIET_S
+ * seconds (nvc_gate.h); counts a skipped flush */
+static int stays_quiet(struct nvc_state *st)
+{
+    struct timespec until;
+    clock_gettime(CLOCK_REALTIME, &until);
+    until.tv_nsec += (long) (NVC_FLUSH_QUIET_S * 1e9);
+    until.tv_sec += until.tv_nsec / 1000000000L;
+    until.tv_nsec %= 1000000000L;
+    while (nvc_queue_idle(&st->q) && !st->shutdown &&
+           pthread_cond_timedwait(&st->work, &st->mu, &until) == 0)
+        continue;
+    int quiet = nvc_queue_idle(&st->q) && !st->shutdown;
+    if (!quiet)
+        xt_count(st->fd, &nvc_layer, NVC_C_FLUSH_SKIPPED, 1);
+    return quiet;
+}
+
 static void *worker(void *arg)
 {
     struct nvc_state *st = arg;
@@ -92,7 +111,7 @@ static void *worker(void *arg)
             st->lock->when_idle(st);
         pthread_cond_broadcast(&st->done);
         pthread_cond_broadcast(&st->work);     /* an item waiting on this one may go */
-        if (nvc_queue_idle(&st->q) && st->dirty)
+        if (nvc_queue_idle(&st->q) && st->dirty && stays_quiet(st))
             flush_behind(st, gfd);
     }
     pthread_mutex_unlock(&st->mu);

@@ -12,6 +12,7 @@
 #include "../core/xt_layer.h"
 #include "pf_window.h"
 #include "pf_slots.h"
+#include "pf_gate.h"
 
 #include <pthread.h>
 
@@ -21,7 +22,8 @@
     X(BYTES_CACHE, "bytes_from_cache") X(BYTES_FS, "bytes_from_fs") \
     X(WAIT_US, "wait_us") X(INVALIDATED, "blocks_invalidated") \
     X(DROPPED_UNUSED, "blocks_dropped_unused") X(ALLOCS, "buffer_allocs") \
-    X(PEAK_BYTES, "buffer_peak_bytes") X(DISABLED, "cache_disabled")
+    X(PEAK_BYTES, "buffer_peak_bytes") X(DISABLED, "cache_disabled") \
+    X(PASS_SEQ, "reads_passed_sequential") X(PASS_LARGE, "reads_passed_large")
 
 #define PF_ENUM(id, name) PF_C_##id,
 enum pf_counter { PF_COUNTERS(PF_ENUM) PF_NCOUNTERS };
@@ -51,6 +53,8 @@ struct pf_file {
     struct pf_window w;
     struct pf_slots t;
     struct pf_slot *slots;
+    struct pf_gate gate;        /* which reads go through the window */
+    int all_reads;              /* test only (ROMIO_XT_PF_TEST_ALL_READS): no gate */
     int started, off;           /* off: pass every call through */
     /* the background thread; lock guards w and t */
     pthread_mutex_t lock;

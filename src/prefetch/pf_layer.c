@@ -11,6 +11,7 @@
 #include "pf.h"
 
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 static const char *const pf_counter_names[PF_NCOUNTERS] = {
@@ -94,6 +95,18 @@ static int usable(ADIO_File fd, struct pf_file *pf)
     return 1;
 }
 
+/* does this read go through the window (pf_gate.h)?  Sequential and large
+ * reads pass to the file system, counted */
+static int worth_it(ADIO_File fd, struct pf_file *pf, ADIO_Offset off, ADIO_Offset len)
+{
+    enum pf_gate_verdict v = pf->all_reads ? PF_GATE_PREFETCH : pf_gate_check(&pf->gate, off, len);
+    if (v == PF_GATE_SEQUENTIAL)
+        xt_count(fd, &pf_layer, PF_C_PASS_SEQ, 1);
+    else if (v == PF_GATE_LARGE)
+        xt_count(fd, &pf_layer, PF_C_PASS_LARGE, 1);
+    return v == PF_GATE_PREFETCH;
+}
+
 static void ADIOI_PF_ReadContig(ADIO_File fd, void *buf, int count, MPI_Datatype dt,
                                 int fpt, ADIO_Offset offset, ADIO_Status *status,
                                 int *error_code)
@@ -101,7 +114,7 @@ static void ADIOI_PF_ReadContig(ADIO_File fd, void *buf, int count, MPI_Datatype
     struct pf_file *pf = state(fd);
     ADIO_Offset len = xt_bytes(count, dt), nread = 0;
     ADIO_Offset off = fpt == ADIO_INDIVIDUAL ? fd->fp_ind : offset;
-    if (len <= 0 || !usable(fd, pf)) {
+    if (len <= 0 || !worth_it(fd, pf, off, len) || !usable(fd, pf)) {
         lower(fd)->ADIOI_xxx_ReadContig(fd, buf, count, dt, fpt, offset, status, error_code);
         return;
     }
@@ -342,6 +355,8 @@ static int pf_open(ADIO_File fd, void *st)
     pf_window_init(&pf->w, xf->hints[XT_H_PF_BLOCK_SIZE].i, cb,
                    (int) xf->hints[XT_H_PF_READ_AHEAD].i, ranges, nranges);
     pf_slots_init(&pf->t, pf->slots, cb);
+    pf_gate_init(&pf->gate, pf->w.bs);
+    pf->all_reads = getenv("ROMIO_XT_PF_TEST_ALL_READS") != NULL;
     pf->m = pf_methods[xf->hints[XT_H_PF_METHOD].i];
     return 0;
 }

@@ -3,6 +3,10 @@
 # Prints one "PASS prefetch/name" / "FAIL prefetch/name" line per test.
 . "$XT_SRCDIR/tests/lib.sh"
 xt_test_init prefetch
+# these tests exercise the window, the slots and the methods on every read;
+# without this, sequential and block-sized reads pass (src/prefetch/pf_gate.h,
+# tested by the unit tests and by "gate-*" below)
+export ROMIO_XT_PF_TEST_ALL_READS=1
 
 build() {
     "$mpicc" -O1 -g -Wall -o "$out/t_prefetch" "$src/t_prefetch.c" &&
@@ -150,4 +154,28 @@ valgrind_case() {  # valgrind_case METHOD
 }
 for m in buffer fadvise; do run "valgrind-$m-np2" valgrind_case $m; done
 
+# --- the gate: sequential and block-sized reads pass to the file system -------
+gate_case() {
+    local j=$out/gate.json
+    rm -f "$j"
+    ROMIO_XT_STATS_FILE=$j env -u ROMIO_XT_PF_TEST_ALL_READS timeout 300 "$mpiexec" -n 2 \
+        ./t_prefetch "$out/gate.dat" scan $ON romio_xt_stats=enable romio_prefetch_block_size=4m \
+        > "$out/gate.out" 2>&1 || { cat "$out/gate.out"; return 1; }
+    python3 - "$j" "$out/gate.dat" <<'PY'
+import json, sys
+r = [json.loads(l) for l in open(sys.argv[1]) if l.startswith("{")]
+r = [x for x in r if x["file"] == sys.argv[2]][0]
+p = r["features"]["prefetch"]
+calls = r["ops"]["read_contig"]["calls"]
+# scan: 100 KiB pieces front to back, a backward seek every 10 reads: the
+# sequential ones pass, the seek (and the read after it) use the window
+assert p["reads_passed_sequential"] > calls // 2, p
+assert p["reads_passed_sequential"] < calls, p
+assert p["bytes_from_fs"] + p["bytes_from_cache"] < r["bytes_read"], p
+print("gate ok", p["reads_passed_sequential"], "of", calls)
+PY
+}
+run "gate-sequential-passes-np2" gate_case
+
 xt_finish
+

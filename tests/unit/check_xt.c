@@ -10,6 +10,7 @@ int main(void)
     srunner_add_suite(sr, prefetch_suite());
     srunner_add_suite(sr, nvc_suite());
     srunner_add_suite(sr, orth_suite());
+    srunner_add_suite(sr, noharm_suite());
     srunner_run_all(sr, CK_NORMAL);
     int failed = srunner_ntests_failed(sr);
     srunner_free(sr);

@@ -7,4 +7,5 @@ Suite *ads_suite(void);
 Suite *prefetch_suite(void);
 Suite *nvc_suite(void);
 Suite *orth_suite(void);
+Suite *noharm_suite(void);
 #endif

@@ -1,0 +1,21 @@
+#!/bin/sh
+# make bench-noharm: the no-harm grid (benchmarks/noharm/run.py) against the
+# install in XT_PREFIX; output in $XT_BUILDDIR/bench-out/noharm/
+# (noharm.csv, noharm-summary.csv, noharm.md, noharm.png, logs/).
+#   NOHARM_GRID=big   5 reps, 4x the data, coll_perf and FLASH-IO when built
+#   NOHARM_ARGS       more run.py arguments (--only stock,prefetch --reps 5 ...)
+#   XT_BENCH_WORK     scratch directory for the files (default bench-out/noharm-work)
+set -eu
+here=$(cd "$(dirname "$0")" && pwd)
+XT_PREFIX=${XT_PREFIX:-/tmp/xtb/install}
+XT_BUILDDIR=${XT_BUILDDIR:-$(pwd)}
+py=python3
+for c in ${PYTHON3:-} python3 /usr/bin/python3; do
+    if "$c" -c 'import matplotlib' 2>/dev/null; then py=$c; break; fi
+done
+start=$(date +%s)
+# shellcheck disable=SC2086
+"$py" "$here/run.py" --prefix "$XT_PREFIX" --out "$XT_BUILDDIR/bench-out/noharm" \
+    --work "${XT_BENCH_WORK:-$XT_BUILDDIR/bench-out/noharm-work}" \
+    --apps "$XT_BUILDDIR/_build/apps" ${NOHARM_ARGS:-}
+echo "bench-noharm: $(( $(date +%s) - start )) s; $XT_BUILDDIR/bench-out/noharm/noharm.md"
