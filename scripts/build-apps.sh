@@ -17,8 +17,10 @@
 # PnetCDF comes from Debian 12's source package (apt-get source pnetcdf), its
 # tarball checked against the SHA-256 sums in the .dsc, like MPICH
 # (scripts/get-mpich.sh); Debian's two patches only touch a test and man pages
-# and are not applied.  It is built once (APPS/pnetcdf.stamp; rebuilt when this
-# script or PREFIX/bin/mpif90 is newer).  When PnetCDF or FLASH-IO cannot be
+# and are not applied.  It is built once (APPS/pnetcdf.stamp holds a checksum of
+# this script and of PREFIX's mpicc/mpif90 wrappers; rebuilt when it changes, not
+# when a reinstall only touches them: PnetCDF is static and links libmpi
+# dynamically).  When PnetCDF or FLASH-IO cannot be
 # built, APPS/pnetcdf.skip holds the reason, the script still exits 0 and the
 # tests and benchmarks report FLASH-IO as skipped; delete that file to retry.
 # Exit status non-zero only if coll_perf cannot be built.
@@ -53,7 +55,8 @@ fi
 
 # --- PnetCDF and FLASH-IO -------------------------------------------------------
 stamp=$apps/pnetcdf.stamp skip=$apps/pnetcdf.skip
-if [ -f "$stamp" ] && [ "$stamp" -nt "$script" ] && [ "$stamp" -nt "$prefix/bin/mpif90" ]; then
+key=$(cat "$script" "$prefix/bin/mpicc" "$prefix/bin/mpif90" 2>/dev/null | sha256sum | cut -d' ' -f1)
+if [ -f "$stamp" ] && [ "$(cat "$stamp")" = "$key" ]; then
     exit 0
 fi
 if [ -f "$skip" ] && [ "$skip" -nt "$script" ]; then
@@ -129,5 +132,5 @@ if [ -x /usr/bin/mpif90.mpich ]; then
 else
     give_up "Debian's mpif90.mpich is missing (package mpich; scripts/install-deps.sh installs it)"
 fi
-touch "$stamp"
+echo "$key" > "$stamp"
 echo "build-apps: built PnetCDF $pncver and FLASH-IO (8^3, 16^3, 8^3 with Debian's mpif90.mpich)"
