@@ -1,6 +1,6 @@
 #!/bin/sh
 # build-apps.sh PREFIX UPSTREAM APPS
-# Builds the real clients that tests/apps and the benchmarks run, against the
+# Builds the real clients that test/apps and the benchmarks run, against the
 # romio-xt install in PREFIX, into APPS (e.g. _build/apps):
 #   APPS/bin/coll_perf          ROMIO's test/coll_perf.c from the MPICH tree in
 #                               UPSTREAM, built from a copy whose global array is

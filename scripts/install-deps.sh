@@ -7,6 +7,6 @@ apt-get install -y -q --no-install-recommends \
     build-essential gfortran autoconf automake libtool pkg-config make patch xz-utils \
     dpkg-dev ca-certificates check python3 python3-matplotlib \
     libhdf5-mpich-dev mpich valgrind m4
-# the MooseFS testbed (scripts/testbed.sh, tests/testbed; docs/testbed.md)
+# the MooseFS testbed (scripts/testbed.sh, test/testbed; docs/testbed.md)
 apt-get install -y -q --no-install-recommends \
     moosefs-master moosefs-chunkserver moosefs-client iproute2 e2fsprogs

@@ -6,7 +6,7 @@
  *        [--n N (collperf: N^3 ints)] [--segments S --block BYTES (ior)]
  * Rank 0 checks every file's bytes after close; exits 1 on a mismatch. */
 #include "nvc_timing.h"
-#include "../../tests/mpi/darray.h"
+#include "../../test/mpi/darray.h"
 
 #include <stdint.h>
 #include <stdlib.h>

@@ -1,5 +1,5 @@
 /* romio-xt NVM write-behind: when caching a write pays (pure logic, no MPI,
- * no threads; unit-tested in tests/unit/test_noharm.c).
+ * no threads; unit-tested in test/unit/test_noharm.c).
  *
  * A cached write costs a second copy (cache file -> global file) that only
  * pays when the sync threads can do it while the application computes.

@@ -1,5 +1,5 @@
 /* romio-xt prefetch: which reads are worth prefetching for (pure logic, no
- * MPI, no threads; unit-tested in tests/unit/test_noharm.c).
+ * MPI, no threads; unit-tested in test/unit/test_noharm.c).
  *
  * The prefetcher only pays where the kernel's own read-ahead does not work:
  * reads that jump (forward with gaps, backward seeks, ROOT-like).  It costs

@@ -1,5 +1,5 @@
 /* romio-xt prefetch: the sliding window and the willneed ranges (pure logic,
- * no MPI, no threads; unit-tested in tests/unit/test_prefetch.c).
+ * no MPI, no threads; unit-tested in test/unit/test_prefetch.c).
  *
  * The file is cut into blocks of bs bytes.  The window follows the
  * application: it holds the current block, `ahead` blocks after it (the

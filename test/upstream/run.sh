@@ -16,7 +16,7 @@
 # and the tail of the output, indented by 4 spaces); other lines start with '#'.
 #
 # Environment: XT_PREFIX (install prefix), XT_UPSTREAM (MPICH source tree),
-# XT_BUILDDIR (scratch root; we work in $XT_BUILDDIR/tests/out/upstream),
+# XT_BUILDDIR (scratch root; we work in $XT_BUILDDIR/test/out/upstream),
 # XT_SRCDIR (romio-xt tree, unused but accepted), XT_UPSTREAM_PASSES
 # (space-separated pass names, default all), XT_UPSTREAM_TIMEOUT (default
 # per-test timeout in seconds, default 180).
@@ -30,7 +30,7 @@ HERE=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
   "${XT_BUILDDIR:?XT_BUILDDIR not set}"
 
 TESTSRC=$XT_UPSTREAM/src/mpi/romio/test
-OUT=$XT_BUILDDIR/tests/out/upstream
+OUT=$XT_BUILDDIR/test/out/upstream
 MPICC=$XT_PREFIX/bin/mpicc
 MPIEXEC=$XT_PREFIX/bin/mpiexec
 DEFAULT_TIMEOUT=${XT_UPSTREAM_TIMEOUT:-180}

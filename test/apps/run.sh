@@ -13,7 +13,7 @@
 #  - FLASH-IO (PnetCDF 1.12.3, scripts/build-apps.sh, 8x8x8 blocks) with each
 #    extension forced on, also built by Debian's mpif90.mpich: checkpoint and
 #    plot files equal to stock's (ncmpidiff on every variable)
-. "$XT_SRCDIR/tests/lib.sh"
+. "$XT_SRCDIR/test/lib.sh"
 xt_test_init apps
 apps=$XT_BUILDDIR/_build/apps
 mpif90=$XT_PREFIX/bin/mpif90

@@ -1,6 +1,6 @@
 #!/bin/bash
 # romio-xt adaptive data sieving tests.  Env: XT_PREFIX XT_SRCDIR XT_BUILDDIR.
-. "$XT_SRCDIR/tests/lib.sh"
+. "$XT_SRCDIR/test/lib.sh"
 xt_test_init ds_adaptive
 # calibration results go to a private cache
 export XDG_CACHE_HOME=$out/cache
@@ -9,7 +9,7 @@ build() {
     for t in t_ads t_ads_race t_ads_pf; do
         "$mpicc" -O1 -g -Wall -o "$out/$t" "$src/$t.c" || return 1
     done
-    "$mpicc" -O1 -g -o "$out/t_stats_io" "$XT_SRCDIR/tests/mpi/t_stats_io.c"
+    "$mpicc" -O1 -g -o "$out/t_stats_io" "$XT_SRCDIR/test/mpi/t_stats_io.c"
 }
 xt_build build
 # every method equals stock ROMIO byte for byte, reads and writes

@@ -26,7 +26,7 @@ set -u
 here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 : "${XT_PREFIX:?}" "${XT_BUILDDIR:?}" "${XT_SRCDIR:?}"
 full=${XT_HDF5_FULL:-0}
-out=${XT_HDF5_OUT:-$XT_BUILDDIR/tests/out/hdf5$([ "$full" = 1 ] && echo -full)}
+out=${XT_HDF5_OUT:-$XT_BUILDDIR/test/out/hdf5$([ "$full" = 1 ] && echo -full)}
 h5src=$XT_BUILDDIR/_upstream/hdf5-1.10.8
 mpicc=$XT_PREFIX/bin/mpicc
 mpiexec=$XT_PREFIX/bin/mpiexec

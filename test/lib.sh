@@ -1,12 +1,12 @@
-# Shared helpers for romio-xt's MPI test scripts (sourced by tests/*/run.sh).
+# Shared helpers for romio-xt's MPI test scripts (sourced by test/*/run.sh).
 # Env: XT_SRCDIR XT_BUILDDIR XT_PREFIX.
 
 # xt_test_init MODULE: $src, $out (emptied), $mpicc, $mpiexec, $fails
 xt_test_init() {
     set -u
     module=$1
-    src=$XT_SRCDIR/tests/$module
-    out=$XT_BUILDDIR/tests/out/$module
+    src=$XT_SRCDIR/test/$module
+    out=$XT_BUILDDIR/test/out/$module
     mpicc=$XT_PREFIX/bin/mpicc
     mpiexec=$XT_PREFIX/bin/mpiexec
     rm -rf "$out" && mkdir -p "$out"

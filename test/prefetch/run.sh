@@ -1,7 +1,7 @@
 #!/bin/bash
 # romio-xt prefetch tests.  Env: XT_PREFIX, XT_SRCDIR, XT_BUILDDIR.
 # Prints one "PASS prefetch/name" / "FAIL prefetch/name" line per test.
-. "$XT_SRCDIR/tests/lib.sh"
+. "$XT_SRCDIR/test/lib.sh"
 xt_test_init prefetch
 # these tests exercise the window, the slots and the methods on every read;
 # without this, sequential and block-sized reads pass (src/prefetch/pf_gate.h,
@@ -10,7 +10,7 @@ export ROMIO_XT_PF_TEST_ALL_READS=1
 
 build() {
     "$mpicc" -O1 -g -Wall -o "$out/t_prefetch" "$src/t_prefetch.c" &&
-    "$mpicc" -O1 -g -Wall -o "$out/t_stack" "$XT_SRCDIR/tests/mpi/t_stack.c" &&
+    "$mpicc" -O1 -g -Wall -o "$out/t_stack" "$XT_SRCDIR/test/mpi/t_stack.c" &&
     "$mpicc" -O1 -g -Wall -o "$out/t_pf_stale" "$src/t_pf_stale.c"
 }
 xt_build build
@@ -31,7 +31,7 @@ stack_case() {
 for n in 1 2; do run "stack-np$n" stack_case $n; done
 # the upstream passes' ROMIO_HINTS files really install the layer
 hints_file_case() {
-    ROMIO_HINTS=$XT_SRCDIR/tests/upstream/passes/$1.hints timeout 300 env -u ROMIO_XT_STATS \
+    ROMIO_HINTS=$XT_SRCDIR/test/upstream/passes/$1.hints timeout 300 env -u ROMIO_XT_STATS \
         "$mpiexec" -n 2 ./t_stack "$out/hf.$1" "$2"
 }
 run "romio-hints-prefetch-fadvise" hints_file_case prefetch-fadvise 'prefetch>ufs'
@@ -150,7 +150,7 @@ valgrind_case() {  # valgrind_case METHOD
         "$mpiexec" -n 2 valgrind -q --leak-check=full --show-leak-kinds=definite,indirect \
         --log-file="$out/vg.$1.%p.log" ./t_prefetch "$out/vg.$1.dat" scan $ON \
         romio_prefetch_method=$1 $SMALL romio_xt_stats=enable || return 1
-    python3 "$XT_SRCDIR/tests/mpi/check_valgrind.py" "$out"/vg.$1.*.log
+    python3 "$XT_SRCDIR/test/mpi/check_valgrind.py" "$out"/vg.$1.*.log
 }
 for m in buffer fadvise; do run "valgrind-$m-np2" valgrind_case $m; done
 

@@ -6,7 +6,7 @@
 # devices or namespaces.  Without the packages (or root, FUSE) or when the
 # testbed cannot start: one "SKIP testbed: <reason>" line, exit 0.
 # Env: XT_SRCDIR XT_BUILDDIR XT_PREFIX.
-. "$XT_SRCDIR/tests/lib.sh"
+. "$XT_SRCDIR/test/lib.sh"
 xt_test_init testbed
 tb=$XT_SRCDIR/scripts/testbed.sh
 export XT_TESTBED_DIR=/tmp/romio-xt-check.$$ XT_TESTBED_NS=xtck$(($$ % 100000))

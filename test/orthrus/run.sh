@@ -1,12 +1,12 @@
 #!/bin/bash
 # romio-xt Orthrus tests.  Env: XT_PREFIX XT_SRCDIR XT_BUILDDIR.
 # Prints one "PASS orthrus/name" / "FAIL orthrus/name" line per test.
-. "$XT_SRCDIR/tests/lib.sh"
+. "$XT_SRCDIR/test/lib.sh"
 xt_test_init orthrus
 
 build() {
     "$mpicc" -O1 -g -Wall -o "$out/t_orth" "$src/t_orth.c" &&
-    "$mpicc" -O1 -g -o "$out/t_stats_io" "$XT_SRCDIR/tests/mpi/t_stats_io.c" &&
+    "$mpicc" -O1 -g -o "$out/t_stats_io" "$XT_SRCDIR/test/mpi/t_stats_io.c" &&
     "$mpicc" -O1 -g -Wall -o "$out/t_orth_seq" "$src/t_orth_seq.c" &&
     "$mpicc" -O1 -g -Wall -o "$out/t_vb" "$src/t_vb.c"
 }
@@ -231,7 +231,7 @@ valgrind_case() {
     rm -rf "$out"/vg.*.log "$out/vg" && mkdir -p "$out/vg"
     nrun 2 2 valgrind -q --leak-check=full --show-leak-kinds=definite,indirect \
         --log-file="$out/vg.%p.log" ./t_orth "$out/vg" 3 || return 1
-    python3 "$XT_SRCDIR/tests/mpi/check_valgrind.py" "$out"/vg.*.log
+    python3 "$XT_SRCDIR/test/mpi/check_valgrind.py" "$out"/vg.*.log
 }
 run "valgrind-np2" valgrind_case
 

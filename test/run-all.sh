@@ -27,7 +27,7 @@ part() {  # part NAME CMD...: run one part, show and tally its output
 
 unit() {
     local out rc
-    out=$("$XT_BUILDDIR/tests/unit/check_xt" 2>&1); rc=$?
+    out=$("$XT_BUILDDIR/test/unit/check_xt" 2>&1); rc=$?
     echo "$out"
     # Check's summary: "100%: Checks: N, Failures: F, Errors: E"
     local n f e
@@ -60,16 +60,16 @@ echo "== unit (Check)"
 unit
 part readme readme
 part imports imports
-part mpi bash "$XT_SRCDIR/tests/mpi/run.sh"
-part ds_adaptive bash "$XT_SRCDIR/tests/ds_adaptive/run.sh"
-part prefetch bash "$XT_SRCDIR/tests/prefetch/run.sh"
-part nvm_cache bash "$XT_SRCDIR/tests/nvm_cache/run.sh"
-part orthrus bash "$XT_SRCDIR/tests/orthrus/run.sh"
-part trace bash "$XT_SRCDIR/tests/trace/run.sh"
-part upstream bash "$XT_SRCDIR/tests/upstream/run.sh"
-part apps bash "$XT_SRCDIR/tests/apps/run.sh"
-part hdf5 bash "$XT_SRCDIR/tests/hdf5/run.sh"
-part testbed bash "$XT_SRCDIR/tests/testbed/run.sh"
+part mpi bash "$XT_SRCDIR/test/mpi/run.sh"
+part ds_adaptive bash "$XT_SRCDIR/test/ds_adaptive/run.sh"
+part prefetch bash "$XT_SRCDIR/test/prefetch/run.sh"
+part nvm_cache bash "$XT_SRCDIR/test/nvm_cache/run.sh"
+part orthrus bash "$XT_SRCDIR/test/orthrus/run.sh"
+part trace bash "$XT_SRCDIR/test/trace/run.sh"
+part upstream bash "$XT_SRCDIR/test/upstream/run.sh"
+part apps bash "$XT_SRCDIR/test/apps/run.sh"
+part hdf5 bash "$XT_SRCDIR/test/hdf5/run.sh"
+part testbed bash "$XT_SRCDIR/test/testbed/run.sh"
 
 echo "$pass passed, $fail failed"
 [ "$fail" -eq 0 ]

@@ -1,7 +1,7 @@
 #!/bin/bash
 # romio-xt trace layer and romio-xt-phases tests.  Env: XT_PREFIX XT_SRCDIR XT_BUILDDIR.
 # Prints one "PASS trace/name" / "FAIL trace/name" line per test.
-. "$XT_SRCDIR/tests/lib.sh"
+. "$XT_SRCDIR/test/lib.sh"
 xt_test_init trace
 phases=$XT_PREFIX/bin/romio-xt-phases
 

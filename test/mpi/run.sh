@@ -1,7 +1,7 @@
 #!/bin/bash
 # romio-xt MPI integration tests.  Env: XT_PREFIX (installed romio-xt),
 # XT_SRCDIR, XT_BUILDDIR.  Prints one "PASS name" / "FAIL name" line per test.
-. "$XT_SRCDIR/tests/lib.sh"
+. "$XT_SRCDIR/test/lib.sh"
 xt_test_init mpi
 hintdoc=$XT_BUILDDIR/tools/xt_hintdoc
 

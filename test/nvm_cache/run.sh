@@ -2,7 +2,7 @@
 # romio-xt NVM write-behind (e10_cache) tests.  Env: XT_PREFIX, XT_SRCDIR,
 # XT_BUILDDIR.  Prints one "PASS nvm_cache/name" / "FAIL nvm_cache/name" line
 # per test.  Cache files go to a fresh directory under /dev/shm.
-. "$XT_SRCDIR/tests/lib.sh"
+. "$XT_SRCDIR/test/lib.sh"
 xt_test_init nvm_cache
 recover=$XT_PREFIX/bin/romio-xt-recover
 cache=/dev/shm/romio-xt-nvc-test.$$
@@ -245,7 +245,7 @@ valgrind_case() {
     xrun "$ON,e10_cache=enable,e10_cache_threads=2" 2 valgrind -q --leak-check=full \
         --show-leak-kinds=definite,indirect --log-file="$out/vg.%p.log" \
         ./t_nvc_io "$out/vg.dat" indep --readback || return 1
-    python3 "$XT_SRCDIR/tests/mpi/check_valgrind.py" "$out"/vg.*.log
+    python3 "$XT_SRCDIR/test/mpi/check_valgrind.py" "$out"/vg.*.log
 }
 run "valgrind-np2" valgrind_case
 
