@@ -1,6 +1,6 @@
 /* romio-xt: the layer stack.
  *
- * A feature is one const struct xt_layer, registered in xt_layers[] (xt_registry.c).
+ * A feature is one const struct xt_layer, registered in xt_layers[] (xt_registry.h).
  * At open, every layer whose hints enable it gets a slot; its ops override the
  * operations it needs and every other operation delegates to the layer below
  * (ultimately the file system's own ADIOI_Fns).  No layer enabled: fd->fns is
@@ -13,8 +13,9 @@
 #include "xt_hints.h"
 #include "xt_adio.h"
 #include "xt_json.h"
+#include "xt_registry.h"
 
-#define XT_MAX_LAYERS 8
+#define XT_MAX_LAYERS XT_NLAYERS
 
 struct xt_file;
 

@@ -115,7 +115,7 @@ static int worth_caching(struct nvc_state *st, ADIO_File fd, int64_t len)
     pthread_mutex_lock(&st->mu);
     int64_t pending = nvc_queue_pending(&st->q);
     pthread_mutex_unlock(&st->mu);
-    int yes = nvc_gate_cache(st->flush != &nvc_flush_policies[0], pending, len);
+    int yes = nvc_gate_cache(st->flush != &nvc_flush_policies[XT_H_E10_CACHE_FLUSH_flush_immediate], pending, len);
     if (!yes && len > 0)
         xt_count(fd, &nvc_layer, NVC_C_DIRECT_BUSY, 1);
     return yes;
@@ -265,7 +265,7 @@ static const ADIOI_Fns nvc_ops = {
 
 static int nvc_wanted(const struct xt_file *xf)
 {
-    return xf->hints[XT_H_E10_CACHE].i != 0;
+    return xf->hints[XT_H_E10_CACHE].i != XT_H_E10_CACHE_disable;
 }
 
 #define NVC_NAME(id, name) name,
@@ -276,7 +276,7 @@ static void nvc_report(ADIO_File fd, void *state, struct xt_json *j)
 {
     struct nvc_state *st = state;
     xt_json_str(j, "mode", xt_hint(fd, XT_H_E10_CACHE)->s);
-    xt_json_str(j, "flush", st->flush->name);
+    xt_json_str(j, "flush", xt_hint(fd, XT_H_E10_CACHE_FLUSH)->s);
     xt_json_int(j, "threads", xt_hint(fd, XT_H_E10_CACHE_THREADS)->i);
     xt_json_int(j, "chunk", st->chunk);
 }

@@ -20,11 +20,11 @@ static size_t hold_back(const struct nvc_queue *q)
     return q->release;
 }
 
-/* in the order of the hint's choices: flush_immediate|flush_onclose */
 const struct nvc_flush_policy nvc_flush_policies[] = {
-    {.name = "flush_immediate", .release_after_write = release_all},
-    {.name = "flush_onclose", .release_after_write = hold_back},
+    [XT_H_E10_CACHE_FLUSH_flush_immediate] = {.release_after_write = release_all},
+    [XT_H_E10_CACHE_FLUSH_flush_onclose] = {.release_after_write = hold_back},
 };
+XT_STATIC_ASSERT_CHOICES(nvc_flush_policies, XT_H_E10_CACHE_FLUSH);
 
 /* --- e10_cache: enable | coherent ----------------------------------------- */
 static int no_lock(struct nvc_state *st, ADIO_File fd, int64_t off, int64_t len)
@@ -81,13 +81,14 @@ static void unlock_all(struct nvc_state *st)
         st->locked = 0;
 }
 
-/* in the order of the hint's choices: disable|enable|coherent|strict */
+/* by e10_cache's choice (disable: the layer is not installed) */
 const struct nvc_lock_policy nvc_lock_policies[] = {
-    {.name = "disable", .before_cache = no_lock, .when_idle = nothing_held},
-    {.name = "enable", .before_cache = no_lock, .when_idle = nothing_held},
-    {.name = "coherent", .before_cache = lock_extent, .when_idle = unlock_all},
-    {.name = "strict", .before_cache = no_lock, .when_idle = nothing_held, .write_through = 1},
+    [XT_H_E10_CACHE_enable] = {.before_cache = no_lock, .when_idle = nothing_held},
+    [XT_H_E10_CACHE_coherent] = {.before_cache = lock_extent, .when_idle = unlock_all},
+    [XT_H_E10_CACHE_strict] = {.before_cache = no_lock, .when_idle = nothing_held,
+                               .write_through = 1},
 };
+XT_STATIC_ASSERT_CHOICES(nvc_lock_policies, XT_H_E10_CACHE);
 
 /* --- faults ----------------------------------------------------------------- */
 void nvc_fall_back(struct nvc_state *st, int counter, const char *what, int err)
@@ -150,11 +151,11 @@ static const char *start_cache(ADIO_File fd, struct nvc_state *st, char *why, si
 static const char *strict_flush(ADIO_File fd, struct nvc_state *st)
 {
     struct xt_hint_value *fl = &xt_file(fd)->hints[XT_H_E10_CACHE_FLUSH];
-    if (!st->lock->write_through || fl->i == 0)
+    if (!st->lock->write_through || fl->i == XT_H_E10_CACHE_FLUSH_flush_immediate)
         return NULL;
-    st->flush = &nvc_flush_policies[0];
-    fl->i = 0;
-    snprintf(fl->s, sizeof(fl->s), "%s", nvc_flush_policies[0].name);
+    st->flush = &nvc_flush_policies[XT_H_E10_CACHE_FLUSH_flush_immediate];
+    fl->i = XT_H_E10_CACHE_FLUSH_flush_immediate;
+    snprintf(fl->s, sizeof(fl->s), "flush_immediate");
     return "hint e10_cache_flush_flag: 'flush_onclose' does not go with "
         "e10_cache=strict (a collective write returns once its data is synced); using "
         "'flush_immediate'";
@@ -173,7 +174,7 @@ int nvc_open(ADIO_File fd, void *state)
     st->flush = &nvc_flush_policies[xt_hint(fd, XT_H_E10_CACHE_FLUSH)->i];
     st->lock = &nvc_lock_policies[xt_hint(fd, XT_H_E10_CACHE)->i];
     const char *strict_note = strict_flush(fd, st);
-    st->discard = xt_hint(fd, XT_H_E10_CACHE_DISCARD)->i != 0;
+    st->discard = xt_hint(fd, XT_H_E10_CACHE_DISCARD)->i == XT_H_E10_CACHE_DISCARD_enable;
     st->chunk = fd->hints->ind_wr_buffer_size > 0 ? fd->hints->ind_wr_buffer_size : 512 * 1024;
     st->q.release = st->flush->release_after_write(&st->q);
     st->fail_after = env_int("ROMIO_XT_NVC_TEST_FAIL_AFTER", -1);

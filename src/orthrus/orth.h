@@ -33,6 +33,14 @@ struct orth_cand {
     void (*run)(struct orth_call *c, int *err);
 };
 
+/* the candidates (ORTH_CAND_LIST, orth_hints.def): enum { ORTH_two_phase, ...,
+ * ORTH_NCANDS }, the indices of orth_cands[] */
+#define ORTH_CAND_ID(h, name) ORTH_##name,
+enum orth_cand_id { ORTH_CAND_LIST(ORTH_CAND_ID, _) ORTH_NCANDS };
+#undef ORTH_CAND_ID
+/* romio_orthrus_force's choices are none + the candidates */
+#define ORTH_FORCED_CAND(force) ((int) (force) - XT_H_ORTH_FORCE_two_phase)
+
 extern const struct orth_cand orth_cands[];
 extern const int orth_ncands;
 int orth_cand_find(const char *name);

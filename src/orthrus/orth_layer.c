@@ -152,7 +152,8 @@ static void orth_wrote(ADIO_File fd, void *state, ADIO_Offset off, ADIO_Offset l
 
 static int orth_wanted(const struct xt_file *xf)
 {
-    return xf->hints[XT_H_ORTH].i == 1 || xf->hints[XT_H_ORTH_FORCE].i != 0;
+    return xf->hints[XT_H_ORTH].i == XT_H_ORTH_enable ||
+        xf->hints[XT_H_ORTH_FORCE].i != XT_H_ORTH_FORCE_none;
 }
 
 const struct xt_layer orth_layer = {

@@ -21,7 +21,7 @@ _Static_assert(sizeof(vb_counter_names) / sizeof(vb_counter_names[0]) == VB_NCOU
 
 void vb_open(ADIO_File fd, struct orth_state *st)
 {
-    int vbi = orth_cand_find("view_based"), used = st->forced == vbi;
+    int vbi = ORTH_view_based, used = st->forced == vbi;
     for (int c = 0; c < st->sel.ncand && st->forced < 0; c++)
         used |= st->rotation[c] == vbi;
     if (!used)
@@ -36,8 +36,8 @@ void vb_open(ADIO_File fd, struct orth_state *st)
             vb->myagg = a;
     vb->unit = fd->hints->striping_unit > 0 ? fd->hints->striping_unit
         : fd->hints->cb_buffer_size > 0 ? fd->hints->cb_buffer_size : 16 * 1024 * 1024;
-    vb->lazy = xt_hint(fd, XT_H_VB_LAZY)->i == 1;
-    vb->prefetch = xt_hint(fd, XT_H_VB_PREFETCH)->i == 1;
+    vb->lazy = xt_hint(fd, XT_H_VB_LAZY)->i == XT_H_VB_LAZY_enable;
+    vb->prefetch = xt_hint(fd, XT_H_VB_PREFETCH)->i == XT_H_VB_PREFETCH_enable;
     vb->stale = 1;              /* the view set at open goes with the first call */
     if (vb->myagg >= 0)
         vb_pool_init(fd, vb);

@@ -20,10 +20,10 @@ static const char *const pf_counter_names[PF_NCOUNTERS] = {
 #undef PF_NAME
 };
 
-static const struct pf_method *const pf_methods[] = {
-    [0] = &pf_fadvise_method,   /* order of romio_prefetch_method's choices */
-    [1] = &pf_buffer_method,
-};
+#define PF_METHOD(h, name) [h##_##name] = &pf_##name##_method,
+static const struct pf_method *const pf_methods[] = { PF_METHOD_LIST(PF_METHOD, XT_H_PF_METHOD) };
+#undef PF_METHOD
+XT_STATIC_ASSERT_CHOICES(pf_methods, XT_H_PF_METHOD);
 
 static struct pf_file *state(ADIO_File fd)
 {
@@ -270,28 +270,16 @@ static const ADIOI_Fns pf_ops = {
 
 static int pf_wanted(const struct xt_file *xf)
 {
-    return xf->hints[XT_H_PF].i != 0;
+    return xf->hints[XT_H_PF].i == XT_H_PF_enable;
 }
 
-/* hint values that only make sense together; fixes them, rank 0 warns */
+/* the willneed ranges (read_ahead < cache_blocks is a rule of the hint
+ * table, pf_hints.def); a bad list: rank 0 warns, the whole file */
 static void settle_hints(ADIO_File fd, struct xt_file *xf, struct pf_range *ranges,
                          int *nranges)
 {
     char why[160], warn[1400];
-    struct xt_hint_value *ra = &xf->hints[XT_H_PF_READ_AHEAD];
     struct xt_hint_value *wn = &xf->hints[XT_H_PF_WILLNEED];
-    int64_t cb = xf->hints[XT_H_PF_CACHE_BLOCKS].i;
-    if (ra->i > cb - 1) {
-        char raw[32];
-        snprintf(raw, sizeof(raw), "%lld", (long long) ra->i);
-        snprintf(why, sizeof(why), "must be below romio_prefetch_cache_blocks=%lld",
-                 (long long) cb);
-        ra->i = cb - 1;
-        snprintf(ra->s, sizeof(ra->s), "%lld", (long long) ra->i);
-        xt_hint_bad_warning(warn, sizeof(warn), &xt_hint_defs[XT_H_PF_READ_AHEAD], raw, why,
-                            ra->s);
-        xt_warn(fd, XT_WARN_ALL, "%s", warn);
-    }
     *nranges = pf_ranges_parse(wn->s, ranges, PF_MAX_RANGES, why, sizeof(why));
     if (*nranges < 0) {
         xt_hint_bad_warning(warn, sizeof(warn), &xt_hint_defs[XT_H_PF_WILLNEED], wn->s, why,
@@ -313,9 +301,9 @@ static void settle_hints(ADIO_File fd, struct xt_file *xf, struct pf_range *rang
 static int writable_buffer(ADIO_File fd, struct xt_file *xf)
 {
     static int warned;
-    if (xf->hints[XT_H_PF_METHOD].i != 1 || (fd->access_mode & ADIO_RDONLY))
+    if (xf->hints[XT_H_PF_METHOD].i != XT_H_PF_METHOD_buffer || (fd->access_mode & ADIO_RDONLY))
         return 0;
-    xf->hints[XT_H_PF].i = 0;
+    xf->hints[XT_H_PF].i = XT_H_PF_disable;
     snprintf(xf->hints[XT_H_PF].s, sizeof(xf->hints[XT_H_PF].s), "disable");
     xt_warn(fd, XT_WARN_ALL, warned ? NULL : "hint romio_prefetch: method 'buffer' could return "
             "stale data on a file open for writing ('%s' and any later such file in this "
@@ -338,7 +326,7 @@ static int pf_open(ADIO_File fd, void *st)
     if (writable_buffer(fd, xf))
         return 1;
     /* fadvise reads through the table below; buffer preads fd->fd_sys */
-    if (xf->hints[XT_H_PF_METHOD].i == 1 && !xt_direct_io_ok(fd, &pf_layer))
+    if (xf->hints[XT_H_PF_METHOD].i == XT_H_PF_METHOD_buffer && !xt_direct_io_ok(fd, &pf_layer))
         why = "a layer below it keeps data the file lacks (e.g. e10_cache)";
     else if (!xt_fs_has(fd, XT_FS_POSIX_FD))
         why = "the file system has no POSIX file descriptor";

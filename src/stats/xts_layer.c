@@ -119,7 +119,7 @@ static const ADIOI_Fns xts_ops = {
 
 static int xts_wanted(const struct xt_file *xf)
 {
-    return xf->hints[XT_H_STATS].i != 0;
+    return xf->hints[XT_H_STATS].i == XT_H_STATS_enable;
 }
 
 /* the report, once every layer has closed (their counters are final) */

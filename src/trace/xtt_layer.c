@@ -178,7 +178,7 @@ static const ADIOI_Fns xtt_ops = {
 
 static int xtt_wanted(const struct xt_file *xf)
 {
-    return xf->hints[XT_H_TRACE].i != 0 || xf->hints[XT_H_TRACE_DIR].s[0] != '\0';
+    return xf->hints[XT_H_TRACE].i == XT_H_TRACE_enable || xf->hints[XT_H_TRACE_DIR].s[0] != '\0';
 }
 
 static int xtt_open(ADIO_File fd, void *vst)
