@@ -13,6 +13,7 @@
     L(orth) \
     L(xts) \
     L(xtt) \
+    L(null) \
     /* one line per layer above; the last is the top of the stack */
 
 #define XT_LAYER_ID(p) XT_LAYER_##p,
