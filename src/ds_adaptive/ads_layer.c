@@ -28,7 +28,7 @@ static void ADIOI_ADS_ReadStrided(ADIO_File fd, void *buf, int count, MPI_Dataty
                                   int fpt, ADIO_Offset off, ADIO_Status *st, int *err)
 {
     if (!is_adaptive(xt_hint(fd, XT_H_DS_READ))) {
-        xt_lower(fd, &ads_layer)->ADIOI_xxx_ReadStrided(fd, buf, count, dt, fpt, off, st, err);
+        xt_lower(fd, XT_LAYER_ads)->ADIOI_xxx_ReadStrided(fd, buf, count, dt, fpt, off, st, err);
         return;
     }
     ads_strided(fd, buf, count, dt, fpt, off, st, err, 0);
@@ -38,7 +38,7 @@ static void ADIOI_ADS_WriteStrided(ADIO_File fd, const void *buf, int count, MPI
                                    int fpt, ADIO_Offset off, ADIO_Status *st, int *err)
 {
     if (!is_adaptive(xt_hint(fd, XT_H_DS_WRITE))) {
-        xt_lower(fd, &ads_layer)->ADIOI_xxx_WriteStrided(fd, buf, count, dt, fpt, off, st, err);
+        xt_lower(fd, XT_LAYER_ads)->ADIOI_xxx_WriteStrided(fd, buf, count, dt, fpt, off, st, err);
         return;
     }
     ads_strided(fd, (void *) buf, count, dt, fpt, off, st, err, 1);
@@ -66,7 +66,7 @@ static int ads_open(ADIO_File fd, void *state)
 {
     struct ads_state *st = state;
     st->method = ads_methods[xt_hint(fd, XT_H_ADS_METHOD)->i];
-    st->direct = xt_direct_io_ok(fd, &ads_layer) && xt_fs_has(fd, XT_FS_PLAIN_RW);
+    st->direct = xt_direct_io_ok(fd, XT_LAYER_ads) && xt_fs_has(fd, XT_FS_PLAIN_RW);
     st->align = alignment(fd);
     ads_calibrate(fd, st);
     return 0;

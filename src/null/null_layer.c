@@ -15,22 +15,22 @@ const struct xt_layer null_layer;
 
 static void tally(ADIO_File fd, int k, int count, MPI_Datatype dt)
 {
-    xt_count(fd, &null_layer, k, 1);
-    xt_count(fd, &null_layer, NULL_C_BYTES, xt_bytes(count, dt));
+    xt_count(fd, XT_LAYER_null, k, 1);
+    xt_count(fd, XT_LAYER_null, NULL_C_BYTES, xt_bytes(count, dt));
 }
 
 static void ADIOI_NULL_ReadContig(ADIO_File fd, void *buf, int count, MPI_Datatype dt, int fpt,
                                   ADIO_Offset off, ADIO_Status *status, int *err)
 {
     tally(fd, NULL_C_READS, count, dt);
-    xt_lower(fd, &null_layer)->ADIOI_xxx_ReadContig(fd, buf, count, dt, fpt, off, status, err);
+    xt_lower(fd, XT_LAYER_null)->ADIOI_xxx_ReadContig(fd, buf, count, dt, fpt, off, status, err);
 }
 
 static void ADIOI_NULL_WriteContig(ADIO_File fd, const void *buf, int count, MPI_Datatype dt,
                                    int fpt, ADIO_Offset off, ADIO_Status *status, int *err)
 {
     tally(fd, NULL_C_WRITES, count, dt);
-    xt_lower(fd, &null_layer)->ADIOI_xxx_WriteContig(fd, buf, count, dt, fpt, off, status, err);
+    xt_lower(fd, XT_LAYER_null)->ADIOI_xxx_WriteContig(fd, buf, count, dt, fpt, off, status, err);
 }
 
 static const ADIOI_Fns null_ops = {

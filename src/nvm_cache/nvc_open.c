@@ -93,7 +93,7 @@ XT_STATIC_ASSERT_CHOICES(nvc_lock_policies, XT_H_E10_CACHE);
 /* --- faults ----------------------------------------------------------------- */
 void nvc_fall_back(struct nvc_state *st, int counter, const char *what, int err)
 {
-    xt_count(st->fd, &nvc_layer, counter, 1);
+    xt_count(st->fd, XT_LAYER_nvc, counter, 1);
     if (!st->warned)
         xt_warn(st->fd, XT_WARN_SELF, "e10_cache: rank %d: %s (%s, cache file %s); writing "
                 "this and all further data of %s straight to the global file",
@@ -167,7 +167,7 @@ int nvc_open(ADIO_File fd, void *state)
     /* read-only files have nothing to cache; other file systems than UFS
      * may write strided data without going through WriteContig */
     if (fd->access_mode & ADIO_RDONLY ||
-        xt_lower(fd, &nvc_layer)->ADIOI_xxx_WriteStrided != ADIOI_GEN_WriteStrided)
+        xt_lower(fd, XT_LAYER_nvc)->ADIOI_xxx_WriteStrided != ADIOI_GEN_WriteStrided)
         return 1;
     st->fd = fd;
     st->cfd = -1;
@@ -187,7 +187,7 @@ int nvc_open(ADIO_File fd, void *state)
     const char *bad = start_cache(fd, st, why, sizeof(why));
     if (bad) {
         st->direct = 1;
-        xt_count(fd, &nvc_layer, NVC_C_FB_PATH, 1);
+        xt_count(fd, XT_LAYER_nvc, NVC_C_FB_PATH, 1);
         snprintf(msg, sizeof(msg), "hint e10_cache_path: cannot use '%s' "
                  "(%s) on rank %d; using no cache: data goes straight to the global file",
                  xt_hint(fd, XT_H_E10_CACHE_PATH)->s, bad, xt_file(fd)->rank);

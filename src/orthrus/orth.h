@@ -25,6 +25,8 @@ struct orth_call {
     int n;
     int64_t bytes;              /* this rank's bytes */
     ADIO_Offset orig_fp, end_fp;        /* fd->fp_ind before and after the call */
+    struct orth_state *st;      /* the layer's state on fd, found once per call */
+    const ADIOI_Fns *lower;     /* the table below the layer */
 };
 
 struct orth_cand {

@@ -27,12 +27,12 @@ XT_STATIC_ASSERT_CHOICES(pf_methods, XT_H_PF_METHOD);
 
 static struct pf_file *state(ADIO_File fd)
 {
-    return xt_slot_of(fd, &pf_layer)->state;
+    return xt_state(fd, XT_LAYER_pf);
 }
 
 static const ADIOI_Fns *lower(ADIO_File fd)
 {
-    return xt_lower(fd, &pf_layer);
+    return xt_lower(fd, XT_LAYER_pf);
 }
 
 enum pf_move pf_access(ADIO_File fd, struct pf_file *pf, int64_t block, struct pf_plan *plan,
@@ -43,9 +43,9 @@ enum pf_move pf_access(ADIO_File fd, struct pf_file *pf, int64_t block, struct p
     if (mv == PF_OUTSIDE)
         return mv;
     if (mv == PF_JUMP)
-        xt_count(fd, &pf_layer, PF_C_JUMPS, 1);
+        xt_count(fd, XT_LAYER_pf, PF_C_JUMPS, 1);
     pf_slots_reconcile(&pf->t, &pf->w, plan, drop, arg);
-    xt_count(fd, &pf_layer, PF_C_DROPPED_UNUSED, plan->dropped_unused);
+    xt_count(fd, XT_LAYER_pf, PF_C_DROPPED_UNUSED, plan->dropped_unused);
     return mv;
 }
 
@@ -70,7 +70,7 @@ static void switch_off(ADIO_File fd, struct pf_file *pf)
     pf->off = 1;
     if (pf->started)
         pf_thread_stop(pf);
-    xt_count(fd, &pf_layer, PF_C_DISABLED, 1);
+    xt_count(fd, XT_LAYER_pf, PF_C_DISABLED, 1);
 }
 
 /* may this read go through the prefetcher? */
@@ -101,9 +101,9 @@ static int worth_it(ADIO_File fd, struct pf_file *pf, ADIO_Offset off, ADIO_Offs
 {
     enum pf_gate_verdict v = pf->all_reads ? PF_GATE_PREFETCH : pf_gate_check(&pf->gate, off, len);
     if (v == PF_GATE_SEQUENTIAL)
-        xt_count(fd, &pf_layer, PF_C_PASS_SEQ, 1);
+        xt_count(fd, XT_LAYER_pf, PF_C_PASS_SEQ, 1);
     else if (v == PF_GATE_LARGE)
-        xt_count(fd, &pf_layer, PF_C_PASS_LARGE, 1);
+        xt_count(fd, XT_LAYER_pf, PF_C_PASS_LARGE, 1);
     return v == PF_GATE_PREFETCH;
 }
 
@@ -326,7 +326,7 @@ static int pf_open(ADIO_File fd, void *st)
     if (writable_buffer(fd, xf))
         return 1;
     /* fadvise reads through the table below; buffer preads fd->fd_sys */
-    if (xf->hints[XT_H_PF_METHOD].i == XT_H_PF_METHOD_buffer && !xt_direct_io_ok(fd, &pf_layer))
+    if (xf->hints[XT_H_PF_METHOD].i == XT_H_PF_METHOD_buffer && !xt_direct_io_ok(fd, XT_LAYER_pf))
         why = "a layer below it keeps data the file lacks (e.g. e10_cache)";
     else if (!xt_fs_has(fd, XT_FS_POSIX_FD))
         why = "the file system has no POSIX file descriptor";
