@@ -56,6 +56,13 @@ imports() {  # no import circle in src/ beyond the listed ones (tools/check-impo
     fi
 }
 
+# fault injection and the other test hooks are compiled in only when
+# configured with --enable-xt-test-hooks; the module tests need them
+if [ "${XT_TEST_HOOKS:-no}" != yes ]; then
+    echo "FAIL test-hooks (this build has none: ./configure --enable-xt-test-hooks, then make check)"
+    fail=$((fail + 1))
+fi
+
 echo "== unit (Check)"
 unit
 part readme readme

@@ -114,12 +114,6 @@ static void global_path(ADIO_File fd, char *out, size_t len)
         snprintf(out, len, "%s", fd->filename);
 }
 
-static int64_t env_int(const char *name, int64_t dflt)
-{
-    const char *v = getenv(name);
-    return v && *v ? strtoll(v, NULL, 10) : dflt;
-}
-
 /* the cache file and the threads; a reason when they cannot be had */
 static const char *start_cache(ADIO_File fd, struct nvc_state *st, char *why, size_t len)
 {
@@ -177,8 +171,8 @@ int nvc_open(ADIO_File fd, void *state)
     st->discard = xt_hint(fd, XT_H_E10_CACHE_DISCARD)->i == XT_H_E10_CACHE_DISCARD_enable;
     st->chunk = fd->hints->ind_wr_buffer_size > 0 ? fd->hints->ind_wr_buffer_size : 512 * 1024;
     st->q.release = st->flush->release_after_write(&st->q);
-    st->fail_after = env_int("ROMIO_XT_NVC_TEST_FAIL_AFTER", -1);
-    st->fail_sync_at = env_int("ROMIO_XT_NVC_TEST_SYNC_EIO", 0);
+    st->fail_after = xt_test_hook("ROMIO_XT_NVC_TEST_FAIL_AFTER", -1);
+    st->fail_sync_at = xt_test_hook("ROMIO_XT_NVC_TEST_SYNC_EIO", 0);
     pthread_mutex_init(&st->mu, NULL);
     pthread_cond_init(&st->work, NULL);
     pthread_cond_init(&st->done, NULL);
