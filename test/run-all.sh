@@ -56,16 +56,23 @@ imports() {  # no import circle in src/ beyond the listed ones (tools/check-impo
     fi
 }
 
+# fault injection and the other test hooks are compiled in only when
+# configured with --enable-xt-test-hooks; the module tests need them
+if [ "${XT_TEST_HOOKS:-no}" != yes ]; then
+    echo "FAIL test-hooks (this build has none: ./configure --enable-xt-test-hooks, then make check)"
+    fail=$((fail + 1))
+fi
+
 echo "== unit (Check)"
 unit
 part readme readme
 part imports imports
 part mpi bash "$XT_SRCDIR/test/mpi/run.sh"
-part ds_adaptive bash "$XT_SRCDIR/test/ds_adaptive/run.sh"
-part prefetch bash "$XT_SRCDIR/test/prefetch/run.sh"
-part nvm_cache bash "$XT_SRCDIR/test/nvm_cache/run.sh"
-part orthrus bash "$XT_SRCDIR/test/orthrus/run.sh"
-part trace bash "$XT_SRCDIR/test/trace/run.sh"
+# every module's own tests: test/<module>/run.sh for each folder src/<module>/
+for m in "$XT_SRCDIR"/src/*/; do
+    m=$(basename "$m")
+    [ -f "$XT_SRCDIR/test/$m/run.sh" ] && part "$m" bash "$XT_SRCDIR/test/$m/run.sh"
+done
 part upstream bash "$XT_SRCDIR/test/upstream/run.sh"
 part apps bash "$XT_SRCDIR/test/apps/run.sh"
 part hdf5 bash "$XT_SRCDIR/test/hdf5/run.sh"

@@ -52,6 +52,8 @@ int main(int argc, char **argv)
     printf("|---|---|---|---|---|---|---|\n");
     for (int h = 0; h < XT_NHINTS; h++) {
         const struct xt_hint_def *d = &xt_hint_defs[h];
+        if (d->flags & XT_INTERNAL)
+            continue;
         allowed(d, buf, sizeof(buf));
         printf("| `%s` | %s | %s%s%s | %s | %s | %s | %s%s%s%s |\n", d->name, type_name(d->type),
                d->defval[0] ? "`" : "", d->defval[0] ? d->defval : "(unset)",

@@ -157,3 +157,14 @@ int xt_all_ok(ADIO_File fd, int ok, const char *what)
         xt_warn(fd, XT_WARN_ALL, ok ? NULL : "out of memory (%s)", what);
     return all;
 }
+
+int64_t xt_test_hook(const char *name, int64_t dflt)
+{
+#ifdef XT_TEST_HOOKS
+    const char *v = getenv(name);
+    return v && *v ? strtoll(v, NULL, 10) : dflt;
+#else
+    (void) name;
+    return dflt;
+#endif
+}

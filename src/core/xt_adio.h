@@ -56,4 +56,10 @@ void *xt_calloc(size_t n, size_t size);
  * and one warning "out of memory (what)" */
 int xt_all_ok(ADIO_File fd, int ok, const char *what);
 
+/* --- test hooks --------------------------------------------------------------
+ * Fault injection and the like, for the tests: the integer in environment
+ * variable name, read only in a build configured with --enable-xt-test-hooks
+ * (-DXT_TEST_HOOKS); in any other build, and when unset, dflt. */
+int64_t xt_test_hook(const char *name, int64_t dflt);
+
 #endif

@@ -9,11 +9,50 @@
 #include <string.h>
 #include <strings.h>
 
-#define XT_HINT_DEF(id_, name_, type_, def_, min_, max_, choices_, flags_, env_, doc_) \
+#define XT_PREFIX(p)
+#define XT_RULE(kind, a, b)
+#define XT_HINT(id_, name_, type_, def_, min_, max_, choices_, flags_, env_, doc_) \
     [id_] = {.name = name_, .type = type_, .defval = def_, .min = min_, .max = max_, \
-             .choices = choices_, .flags = flags_, .env = env_, .doc = doc_},
-const struct xt_hint_def xt_hint_defs[XT_NHINTS] = { XT_HINT_TABLE(XT_HINT_DEF) };
-#undef XT_HINT_DEF
+             .choices = XT_LIST_TEXT(choices_, XT_BAR_TEXT), .flags = flags_, .env = env_, \
+             .doc = doc_},
+const struct xt_hint_def xt_hint_defs[XT_NHINTS] = {
+#include "xt_modules.h"
+};
+#undef XT_HINT
+#undef XT_RULE
+#define XT_HINT(...)
+#define XT_RULE(kind_, a_, b_) {.kind = kind_, .a = a_, .b = b_},
+const struct xt_hint_rule xt_hint_rules[XT_NRULES + 1] = {
+#include "xt_modules.h"
+};
+#undef XT_RULE
+#undef XT_PREFIX
+#define XT_RULE(kind, a, b)
+#define XT_PREFIX(p) p,
+const char *const xt_hint_prefixes[] = {
+#include "xt_modules.h"
+    NULL
+};
+#undef XT_PREFIX
+#undef XT_RULE
+#undef XT_HINT
+
+int xt_hint_rule_check(const struct xt_hint_rule *r, struct xt_hint_value *vals, char *warn,
+                       size_t len)
+{
+    struct xt_hint_value *a = &vals[r->a];
+    int64_t b = vals[r->b].i;
+    char raw[32], why[160];
+    if (r->kind != XT_BELOW || a->i < b)
+        return 0;
+    snprintf(raw, sizeof(raw), "%lld", (long long) a->i);
+    snprintf(why, sizeof(why), "must be below %s=%lld", xt_hint_defs[r->b].name, (long long) b);
+    a->i = b - 1;
+    a->d = (double) a->i;
+    snprintf(a->s, sizeof(a->s), "%lld", (long long) a->i);
+    xt_hint_bad_warning(warn, len, &xt_hint_defs[r->a], raw, why, a->s);
+    return 1;
+}
 
 int xt_choice_index(const char *choices, const char *word)
 {

@@ -23,24 +23,10 @@ double xt_now(void)
     return ts.tv_sec + ts.tv_nsec * 1e-9;
 }
 
-struct xt_slot *xt_slot_of(ADIO_File fd, const struct xt_layer *l)
+void xt_count(ADIO_File fd, enum xt_layer_id id, int k, int64_t n)
 {
-    struct xt_file *xf = xt_file(fd);
-    for (int s = 0; xf && s < xf->nslots; s++)
-        if (xf->slots[s].layer == l)
-            return &xf->slots[s];
-    return NULL;
-}
-
-const ADIOI_Fns *xt_lower(ADIO_File fd, const struct xt_layer *l)
-{
-    return xt_slot_of(fd, l)->lower;
-}
-
-void xt_count(ADIO_File fd, const struct xt_layer *l, int k, int64_t n)
-{
-    struct xt_slot *slot = xt_slot_of(fd, l);
-    if (slot && k >= 0 && k < l->ncounters)
+    struct xt_slot *slot = xt_slot_of(fd, id);
+    if (slot && k >= 0 && k < slot->layer->ncounters)
         __atomic_fetch_add(&slot->counters[k], n, __ATOMIC_RELAXED);
 }
 
@@ -74,17 +60,19 @@ void xt_wrote(ADIO_File fd, ADIO_Offset off, ADIO_Offset len)
             xf->slots[s].layer->wrote(fd, xf->slots[s].state, off, len);
 }
 
-void xt_coll_notify(ADIO_File fd, const struct xt_layer *l, const struct xt_coll *c, int end)
+void xt_coll_notify(ADIO_File fd, enum xt_layer_id id, const struct xt_coll *c, int end)
 {
     struct xt_file *xf = xt_file(fd);
+    const struct xt_layer *l = xt_layers[id];
     for (int s = 0; xf && s < xf->nslots && xf->slots[s].layer != l; s++)
         if (xf->slots[s].layer->coll)
             xf->slots[s].layer->coll(fd, xf->slots[s].state, c, end);
 }
 
-int xt_direct_io_ok(ADIO_File fd, const struct xt_layer *l)
+int xt_direct_io_ok(ADIO_File fd, enum xt_layer_id id)
 {
     struct xt_file *xf = xt_file(fd);
+    const struct xt_layer *l = xt_layers[id];
     for (int s = 0; xf && s < xf->nslots && xf->slots[s].layer != l; s++)
         if (!xf->slots[s].layer->direct_io_ok)
             return 0;
@@ -171,8 +159,10 @@ void ADIOI_Xt_open(ADIO_File fd)
         }
         stack_table(slot, below);
         xf->nslots++;
+        xf->slot_of[k] = slot;
         if (l->open && l->open(fd, slot->state) != 0) {
             xf->nslots--;
+            xf->slot_of[k] = NULL;
             free(slot->state);
             free(slot->counters);
             continue;

@@ -17,10 +17,6 @@ struct xt_raw {
     char text[XT_RAW_LEN];
 };
 
-/* key prefixes that belong to romio-xt: an unknown key with one is a typo */
-static const char *const xt_prefixes[] = { "romio_xt_", "romio_ads_", "romio_prefetch", "e10_cache",
-    "romio_orthrus" };
-
 static void read_raw(MPI_Info info, const struct xt_hint_def *def, int at_open, struct xt_raw *r)
 {
     int flag = 0;
@@ -113,16 +109,28 @@ static void warn_unknown_keys(MPI_Info info, char *warn)
     MPI_Info_get_nkeys(info, &nkeys);
     for (int k = 0; k < nkeys && !warn[0]; k++) {
         MPI_Info_get_nthkey(info, k, key);
-        for (size_t p = 0; p < sizeof(xt_prefixes) / sizeof(xt_prefixes[0]); p++)
-            if (strncmp(key, xt_prefixes[p], strlen(xt_prefixes[p])) == 0 && xt_hint_find(key) < 0)
+        for (const char *const *p = xt_hint_prefixes; *p; p++)
+            if (strncmp(key, *p, strlen(*p)) == 0 && xt_hint_find(key) < 0)
                 snprintf(warn, XT_WARN_LEN, "unknown hint %s ignored "
                          "(see the hint reference in README)", key);
     }
 }
 
+/* the table's rules between hints; who warns as for a bad value */
+static void check_rules(struct xt_file *xf, char (*warn)[XT_WARN_LEN])
+{
+    for (int r = 0; r < XT_NRULES; r++) {
+        const struct xt_hint_rule *rule = &xt_hint_rules[r];
+        int owner = !(xt_hint_defs[rule->a].flags & XT_AGREE) || xf->rank == 0;
+        char msg[XT_WARN_LEN];
+        if (xt_hint_rule_check(rule, xf->hints, msg, sizeof(msg)) && owner)
+            snprintf(warn[r], XT_WARN_LEN, "%s", msg);
+    }
+}
+
 void xt_info_apply(ADIO_File fd, struct xt_file *xf, MPI_Info users_info, int at_open)
 {
-    const int nwarn = 2 * XT_NHINTS + 1;
+    const int nwarn = 2 * XT_NHINTS + XT_NRULES + 1;
     struct xt_raw *mine = xt_calloc(2 * XT_NHINTS, sizeof(*mine)), *r0 = mine + XT_NHINTS;
     char (*warn)[XT_WARN_LEN] = xt_calloc(nwarn, XT_WARN_LEN);
     char *buf = xt_calloc(XT_NHINTS, XT_RAW_LEN + 1);
@@ -140,6 +148,7 @@ void xt_info_apply(ADIO_File fd, struct xt_file *xf, MPI_Info users_info, int at
     bcast_agreed(fd->comm, xf->rank, mine, r0, buf);
     for (int h = 0; h < XT_NHINTS; h++)
         settle(xf, h, &mine[h], &r0[h], at_open, warn[2 * h], warn[2 * h + 1]);
+    check_rules(xf, warn + 2 * XT_NHINTS);
     if (xf->rank == 0)
         warn_unknown_keys(users_info, warn[nwarn - 1]);
     xt_warn_slots(fd, warn, nwarn);

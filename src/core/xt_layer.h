@@ -1,6 +1,6 @@
 /* romio-xt: the layer stack.
  *
- * A feature is one const struct xt_layer, registered in xt_layers[] (xt_registry.c).
+ * A feature is one const struct xt_layer, registered in xt_layers[] (xt_registry.h).
  * At open, every layer whose hints enable it gets a slot; its ops override the
  * operations it needs and every other operation delegates to the layer below
  * (ultimately the file system's own ADIOI_Fns).  No layer enabled: fd->fns is
@@ -13,8 +13,9 @@
 #include "xt_hints.h"
 #include "xt_adio.h"
 #include "xt_json.h"
+#include "xt_registry.h"
 
-#define XT_MAX_LAYERS 8
+#define XT_MAX_LAYERS XT_NLAYERS
 
 struct xt_file;
 
@@ -81,7 +82,8 @@ struct xt_file {
     int64_t handled;            /* contiguous calls served below the stats layer, in the
                                  * application's thread (noted requests, absorbed calls) */
     int nslots;
-    struct xt_slot slots[XT_MAX_LAYERS];
+    struct xt_slot slots[XT_MAX_LAYERS];        /* the installed layers, bottom first */
+    struct xt_slot *slot_of[XT_NLAYERS];        /* by registry id; NULL: not installed */
     double open_time;
 };
 
@@ -91,12 +93,30 @@ static inline struct xt_file *xt_file(ADIO_File fd)
     return (struct xt_file *) fd->xt;
 }
 
-/* the table below layer l on fd (l must be installed on fd) */
-const ADIOI_Fns *xt_lower(ADIO_File fd, const struct xt_layer *l);
-/* layer l's slot on fd, or NULL when not installed */
-struct xt_slot *xt_slot_of(ADIO_File fd, const struct xt_layer *l);
-/* add to counter k of layer l (no-op when not installed) */
-void xt_count(ADIO_File fd, const struct xt_layer *l, int k, int64_t n);
+/* A layer names itself by its registry id, XT_LAYER_<p> (xt_registry.h): every
+ * lookup below is O(1).  Find the state once per call and pass it down. */
+
+/* layer id's slot on fd, or NULL when not installed */
+static inline struct xt_slot *xt_slot_of(ADIO_File fd, enum xt_layer_id id)
+{
+    struct xt_file *xf = xt_file(fd);
+    return xf ? xf->slot_of[id] : NULL;
+}
+
+/* layer id's state on fd (id must be installed on fd) */
+static inline void *xt_state(ADIO_File fd, enum xt_layer_id id)
+{
+    return xt_file(fd)->slot_of[id]->state;
+}
+
+/* the table below layer id on fd (id must be installed on fd) */
+static inline const ADIOI_Fns *xt_lower(ADIO_File fd, enum xt_layer_id id)
+{
+    return xt_file(fd)->slot_of[id]->lower;
+}
+
+/* add to counter k of layer id (no-op when not installed) */
+void xt_count(ADIO_File fd, enum xt_layer_id id, int k, int64_t n);
 /* Request accounting (the stats record's fs_requests).  The stats layer, on
  * top, counts each contiguous call it passes down as one request of the
  * call's size, unless a layer below noted anything during that call.  So a
@@ -118,13 +138,13 @@ void xt_note_absorbed(ADIO_File fd);
  * the table below) calls this after the write: every layer's `wrote` hears of
  * it (e.g. the prefetch cache drops the blocks).  len < 0: anything. */
 void xt_wrote(ADIO_File fd, ADIO_Offset off, ADIO_Offset len);
-/* layer l runs collective call c without the table below: every layer
+/* layer id runs collective call c without the table below: every layer
  * below l hears of it (their coll hook), before (end 0) and after (end 1) */
-void xt_coll_notify(ADIO_File fd, const struct xt_layer *l, const struct xt_coll *c, int end);
-/* may layer l read and write fd->fd_sys directly, as far as the layers below
+void xt_coll_notify(ADIO_File fd, enum xt_layer_id id, const struct xt_coll *c, int end);
+/* may layer id read and write fd->fd_sys directly, as far as the layers below
  * it are concerned?  (Whether the file system's driver uses fd_sys is the
  * caller's question.) */
-int xt_direct_io_ok(ADIO_File fd, const struct xt_layer *l);
+int xt_direct_io_ok(ADIO_File fd, enum xt_layer_id id);
 
 /* seconds, monotonic */
 double xt_now(void);

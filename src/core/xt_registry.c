@@ -1,17 +1,12 @@
-/* romio-xt: the registered layers, bottom first.  The stats layer is on top
- * so it sees the application's calls; each feature layer sits below it. */
+/* romio-xt: the registered layers (xt_registry.h), bottom first. */
 #include "xt_layer.h"
 
-extern const struct xt_layer nvc_layer, pf_layer, ads_layer, orth_layer, xts_layer;
-extern const struct xt_layer xtt_layer;
+#define XT_LAYER_DECL(p) extern const struct xt_layer p##_layer;
+XT_LAYERS(XT_LAYER_DECL)
+#undef XT_LAYER_DECL
 
-const struct xt_layer *const xt_layers[] = {
-    &nvc_layer,
-    &pf_layer,
-    &ads_layer,
-    &orth_layer,
-    &xts_layer,
-    &xtt_layer,                 /* trace: on top, it records the application's calls */
-};
+#define XT_LAYER_ENTRY(p) [XT_LAYER_##p] = &p##_layer,
+const struct xt_layer *const xt_layers[] = { XT_LAYERS(XT_LAYER_ENTRY) };
+#undef XT_LAYER_ENTRY
 
-const int xt_nlayers = sizeof(xt_layers) / sizeof(xt_layers[0]);
+const int xt_nlayers = XT_NLAYERS;

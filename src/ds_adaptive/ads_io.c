@@ -331,7 +331,7 @@ static int strided_call(ADIO_File fd, struct ads_state *st, const struct ads_vie
         ADIOI_UNLOCK(fd, lo, SEEK_SET, hi - lo);
     for (int k = 0; k < ADS_NCOUNTERS; k++)
         if (c->ctr[k])
-            xt_count(fd, &ads_layer, k, c->ctr[k]);
+            xt_count(fd, XT_LAYER_ads, k, c->ctr[k]);
     free(c);
     return rc;
 }
@@ -340,13 +340,13 @@ void ads_strided(ADIO_File fd, void *buf, int count, MPI_Datatype dt, int fpt,
                  ADIO_Offset offset, ADIO_Status *status, int *error_code, int is_write)
 {
     static char myname[] = "ADIOI_ADS_STRIDED";
-    struct ads_state *st = xt_slot_of(fd, &ads_layer)->state;
-    const ADIOI_Fns *lower = xt_lower(fd, &ads_layer);
+    struct ads_state *st = xt_state(fd, XT_LAYER_ads);
+    const ADIOI_Fns *lower = xt_lower(fd, XT_LAYER_ads);
     struct ads_views v;
     int64_t bytes = xt_bytes(count, dt);
-    xt_count(fd, &ads_layer, ADS_C_CALLS, 1);
+    xt_count(fd, XT_LAYER_ads, ADS_C_CALLS, 1);
     if (delegate(fd, st, bytes) || views_init(&v, fd, buf, dt, bytes) != 0) {
-        xt_count(fd, &ads_layer, ADS_C_DELEGATED, 1);
+        xt_count(fd, XT_LAYER_ads, ADS_C_DELEGATED, 1);
         if (is_write)
             lower->ADIOI_xxx_WriteStrided(fd, buf, count, dt, fpt, offset, status, error_code);
         else

@@ -16,17 +16,19 @@ static const char *const ads_counter_names[ADS_NCOUNTERS] = {
     [ADS_C_RMW] = "rmw", [ADS_C_THROUGH] = "through_hole", [ADS_C_SPLIT] = "split_at_hole",
 };
 
-/* the value index of "adaptive" in romio_ds_read/romio_ds_write's choices */
-static int is_adaptive(ADIO_File fd, enum xt_hint_id h)
+/* romio_ds_read/romio_ds_write is "adaptive" (both have the same choices) */
+_Static_assert((int) XT_H_DS_READ_adaptive == (int) XT_H_DS_WRITE_adaptive,
+               "romio_ds_read and romio_ds_write have the same choices");
+static int is_adaptive(const struct xt_hint_value *v)
 {
-    return strcmp(xt_hint(fd, h)->s, "adaptive") == 0;
+    return v->i == XT_H_DS_READ_adaptive;
 }
 
 static void ADIOI_ADS_ReadStrided(ADIO_File fd, void *buf, int count, MPI_Datatype dt,
                                   int fpt, ADIO_Offset off, ADIO_Status *st, int *err)
 {
-    if (!is_adaptive(fd, XT_H_DS_READ)) {
-        xt_lower(fd, &ads_layer)->ADIOI_xxx_ReadStrided(fd, buf, count, dt, fpt, off, st, err);
+    if (!is_adaptive(xt_hint(fd, XT_H_DS_READ))) {
+        xt_lower(fd, XT_LAYER_ads)->ADIOI_xxx_ReadStrided(fd, buf, count, dt, fpt, off, st, err);
         return;
     }
     ads_strided(fd, buf, count, dt, fpt, off, st, err, 0);
@@ -35,8 +37,8 @@ static void ADIOI_ADS_ReadStrided(ADIO_File fd, void *buf, int count, MPI_Dataty
 static void ADIOI_ADS_WriteStrided(ADIO_File fd, const void *buf, int count, MPI_Datatype dt,
                                    int fpt, ADIO_Offset off, ADIO_Status *st, int *err)
 {
-    if (!is_adaptive(fd, XT_H_DS_WRITE)) {
-        xt_lower(fd, &ads_layer)->ADIOI_xxx_WriteStrided(fd, buf, count, dt, fpt, off, st, err);
+    if (!is_adaptive(xt_hint(fd, XT_H_DS_WRITE))) {
+        xt_lower(fd, XT_LAYER_ads)->ADIOI_xxx_WriteStrided(fd, buf, count, dt, fpt, off, st, err);
         return;
     }
     ads_strided(fd, (void *) buf, count, dt, fpt, off, st, err, 1);
@@ -44,8 +46,7 @@ static void ADIOI_ADS_WriteStrided(ADIO_File fd, const void *buf, int count, MPI
 
 static int ads_wanted(const struct xt_file *xf)
 {
-    return strcmp(xf->hints[XT_H_DS_READ].s, "adaptive") == 0 ||
-        strcmp(xf->hints[XT_H_DS_WRITE].s, "adaptive") == 0;
+    return is_adaptive(&xf->hints[XT_H_DS_READ]) || is_adaptive(&xf->hints[XT_H_DS_WRITE]);
 }
 
 static int64_t alignment(ADIO_File fd)
@@ -64,10 +65,8 @@ static int64_t alignment(ADIO_File fd)
 static int ads_open(ADIO_File fd, void *state)
 {
     struct ads_state *st = state;
-    st->method = ads_method_find(xt_hint(fd, XT_H_ADS_METHOD)->s);
-    if (!st->method)
-        st->method = ads_method_find("adaptive");
-    st->direct = xt_direct_io_ok(fd, &ads_layer) && xt_fs_has(fd, XT_FS_PLAIN_RW);
+    st->method = ads_methods[xt_hint(fd, XT_H_ADS_METHOD)->i];
+    st->direct = xt_direct_io_ok(fd, XT_LAYER_ads) && xt_fs_has(fd, XT_FS_PLAIN_RW);
     st->align = alignment(fd);
     ads_calibrate(fd, st);
     return 0;
@@ -146,7 +145,7 @@ static int calibrate_rank0(ADIO_File fd, struct ads_calib *cal)
 void ads_calibrate(ADIO_File fd, struct ads_state *st)
 {
     double lat = xt_hint(fd, XT_H_ADS_LATENCY)->d, bw = (double) xt_hint(fd, XT_H_ADS_BANDWIDTH)->i;
-    int calibrate = strcmp(xt_hint(fd, XT_H_ADS_CALIBRATE)->s, "enable") == 0;
+    int calibrate = xt_hint(fd, XT_H_ADS_CALIBRATE)->i == XT_H_ADS_CALIBRATE_enable;
     double msg[7];
     st->cal = ads_calib_defaults;
     st->cal_source = ADS_CAL_DEFAULTS;

@@ -1,6 +1,7 @@
 /* romio-xt adaptive data sieving: the decision methods.  Each is one const
  * struct; its heuristic lives in its functions. */
 #include "ads_plan.h"
+#include "xt_hints.h"
 
 #include <string.h>
 
@@ -122,9 +123,11 @@ static const struct ads_method ads_adaptive = {
     .prepare = adaptive_prepare, .through = adaptive, .end = extent_end,
 };
 
-const struct ads_method *const ads_methods[] = {
-    &ads_naive, &ads_romio, &ads_model, &ads_extent, &ads_adaptive,
-};
+/* by romio_ads_method's choice (ADS_METHOD_LIST, ads_hints.def) */
+#define ADS_METHOD(h, name) [h##_##name] = &ads_##name,
+const struct ads_method *const ads_methods[] = { ADS_METHOD_LIST(ADS_METHOD, XT_H_ADS_METHOD) };
+#undef ADS_METHOD
+XT_STATIC_ASSERT_CHOICES(ads_methods, XT_H_ADS_METHOD);
 const int ads_nmethods = sizeof(ads_methods) / sizeof(ads_methods[0]);
 
 const struct ads_method *ads_method_find(const char *name)

@@ -26,14 +26,12 @@ struct nvc_state;
 
 /* e10_cache_flush_flag: when cached items may start syncing */
 struct nvc_flush_policy {
-    const char *name;
     /* the queue's release mark after a write was queued */
     size_t (*release_after_write)(const struct nvc_queue *q);
 };
 
 /* e10_cache enable | coherent | strict: what guards a cached extent in the global file */
 struct nvc_lock_policy {
-    const char *name;
     /* main thread, before an extent is cached; 0 or an MPI error code */
     int (*before_cache)(struct nvc_state *st, ADIO_File fd, int64_t off, int64_t len);
     /* whichever thread sees the queue idle, with st->mu held */

@@ -20,7 +20,7 @@
 
 static struct nvc_state *state(ADIO_File fd)
 {
-    return xt_slot_of(fd, &nvc_layer)->state;
+    return xt_state(fd, XT_LAYER_nvc);
 }
 
 /* waits for this process's unsynced data overlapping [off, off+len) */
@@ -78,7 +78,7 @@ static int queue_items(struct nvc_state *st, int64_t off, int64_t len, const int
 static int cache_write(struct nvc_state *st, ADIO_File fd, const void *buf, int64_t off,
                        int64_t len)
 {
-    int64_t cached = xt_slot_of(fd, &nvc_layer)->counters[NVC_C_BYTES_CACHED];
+    int64_t cached = xt_slot_of(fd, XT_LAYER_nvc)->counters[NVC_C_BYTES_CACHED];
     if (st->fail_after >= 0 && cached + len > st->fail_after)
         return -ENOSPC;         /* test only: ROMIO_XT_NVC_TEST_FAIL_AFTER */
     int64_t *recs = malloc(((len + st->chunk - 1) / st->chunk) * sizeof(int64_t));
@@ -91,12 +91,12 @@ static int cache_write(struct nvc_state *st, ADIO_File fd, const void *buf, int6
     double t0 = xt_now();
     if (!rc)
         rc = nvc_file_append(st->cfd, &st->tail, buf, off, len, st->chunk, recs);
-    xt_count(fd, &nvc_layer, NVC_C_CACHE_USEC, (int64_t) ((xt_now() - t0) * 1e6));
+    xt_count(fd, XT_LAYER_nvc, NVC_C_CACHE_USEC, (int64_t) ((xt_now() - t0) * 1e6));
     rc = queue_items(st, off, len, recs, rc);
     free(recs);
     if (!rc) {
-        xt_count(fd, &nvc_layer, NVC_C_EXTENTS, 1);
-        xt_count(fd, &nvc_layer, NVC_C_BYTES_CACHED, len);
+        xt_count(fd, XT_LAYER_nvc, NVC_C_EXTENTS, 1);
+        xt_count(fd, XT_LAYER_nvc, NVC_C_BYTES_CACHED, len);
     }
     return rc;
 }
@@ -115,9 +115,9 @@ static int worth_caching(struct nvc_state *st, ADIO_File fd, int64_t len)
     pthread_mutex_lock(&st->mu);
     int64_t pending = nvc_queue_pending(&st->q);
     pthread_mutex_unlock(&st->mu);
-    int yes = nvc_gate_cache(st->flush != &nvc_flush_policies[0], pending, len);
+    int yes = nvc_gate_cache(st->flush != &nvc_flush_policies[XT_H_E10_CACHE_FLUSH_flush_immediate], pending, len);
     if (!yes && len > 0)
-        xt_count(fd, &nvc_layer, NVC_C_DIRECT_BUSY, 1);
+        xt_count(fd, XT_LAYER_nvc, NVC_C_DIRECT_BUSY, 1);
     return yes;
 }
 
@@ -141,10 +141,10 @@ static void ADIOI_NVC_WriteContig(ADIO_File fd, const void *buf, int count, MPI_
         nvc_fall_back(st, NVC_C_FB_SPACE, "cannot write the cache file", -rc);
     }
     if (fd->atomicity)
-        xt_count(fd, &nvc_layer, NVC_C_FB_ATOMIC, 1);
-    xt_count(fd, &nvc_layer, NVC_C_BYTES_DIRECT, len);
+        xt_count(fd, XT_LAYER_nvc, NVC_C_FB_ATOMIC, 1);
+    xt_count(fd, XT_LAYER_nvc, NVC_C_BYTES_DIRECT, len);
     settle_range(st, off, len);
-    xt_lower(fd, &nvc_layer)->ADIOI_xxx_WriteContig(fd, buf, count, dt, fpt, offset, status,
+    xt_lower(fd, XT_LAYER_nvc)->ADIOI_xxx_WriteContig(fd, buf, count, dt, fpt, offset, status,
                                                     error_code);
 }
 
@@ -157,10 +157,10 @@ static void ADIOI_NVC_ReadContig(ADIO_File fd, void *buf, int count, MPI_Datatyp
     size_t upto = nvc_queue_last_overlap(&st->q, off, xt_bytes(count, dt));
     pthread_mutex_unlock(&st->mu);
     if (upto) {
-        xt_count(fd, &nvc_layer, NVC_C_READ_WAITS, 1);
+        xt_count(fd, XT_LAYER_nvc, NVC_C_READ_WAITS, 1);
         nvc_drain(st, upto);
     }
-    xt_lower(fd, &nvc_layer)->ADIOI_xxx_ReadContig(fd, buf, count, dt, fpt, offset, status,
+    xt_lower(fd, XT_LAYER_nvc)->ADIOI_xxx_ReadContig(fd, buf, count, dt, fpt, offset, status,
                                                    error_code);
 }
 
@@ -174,7 +174,7 @@ static void ADIOI_NVC_ReadContig(ADIO_File fd, void *buf, int count, MPI_Datatyp
         struct nvc_state *st = state(fd);                                        \
         settle_collective(fd, count, dt, fpt, off);                              \
         st->in_coll++;                                                           \
-        xt_lower(fd, &nvc_layer)->MEMBER(fd, buf, count, dt, fpt, off, last,     \
+        xt_lower(fd, XT_LAYER_nvc)->MEMBER(fd, buf, count, dt, fpt, off, last,     \
                                          error_code);                            \
         st->in_coll--;                                                           \
         if (IS_WRITE && st->lock->write_through)                                 \
@@ -207,7 +207,7 @@ static void ADIOI_NVC_WriteStrided(ADIO_File fd, const void *buf, int count, MPI
     struct nvc_state *st = state(fd);
     int direct = st->in_coll == 0;
     __atomic_add_fetch(&st->bypass, direct, __ATOMIC_RELEASE);
-    xt_lower(fd, &nvc_layer)->ADIOI_xxx_WriteStrided(fd, buf, count, dt, fpt, off, status,
+    xt_lower(fd, XT_LAYER_nvc)->ADIOI_xxx_WriteStrided(fd, buf, count, dt, fpt, off, status,
                                                      error_code);
     nvc_bypass_end(st, direct);
 }
@@ -218,7 +218,7 @@ static void ADIOI_NVC_Flush(ADIO_File fd, int *error_code)
     struct nvc_state *st = state(fd);
     nvc_drain(st, SIZE_MAX);
     int err = nvc_take_error(st);
-    xt_lower(fd, &nvc_layer)->ADIOI_xxx_Flush(fd, error_code);
+    xt_lower(fd, XT_LAYER_nvc)->ADIOI_xxx_Flush(fd, error_code);
     if (err != MPI_SUCCESS)
         *error_code = err;
 }
@@ -226,13 +226,13 @@ static void ADIOI_NVC_Flush(ADIO_File fd, int *error_code)
 static void ADIOI_NVC_Resize(ADIO_File fd, ADIO_Offset size, int *error_code)
 {
     nvc_drain(state(fd), SIZE_MAX);
-    xt_lower(fd, &nvc_layer)->ADIOI_xxx_Resize(fd, size, error_code);
+    xt_lower(fd, XT_LAYER_nvc)->ADIOI_xxx_Resize(fd, size, error_code);
 }
 
 static void ADIOI_NVC_Fcntl(ADIO_File fd, int flag, ADIO_Fcntl_t * fs, int *error_code)
 {
     struct nvc_state *st = state(fd);
-    const ADIOI_Fns *lower = xt_lower(fd, &nvc_layer);
+    const ADIOI_Fns *lower = xt_lower(fd, XT_LAYER_nvc);
     if (flag == ADIO_FCNTL_SET_DISKSPACE || flag == ADIO_FCNTL_SET_ATOMICITY)
         nvc_drain(st, SIZE_MAX);
     int direct = flag == ADIO_FCNTL_SET_DISKSPACE;      /* preallocation writes go direct */
@@ -265,7 +265,7 @@ static const ADIOI_Fns nvc_ops = {
 
 static int nvc_wanted(const struct xt_file *xf)
 {
-    return xf->hints[XT_H_E10_CACHE].i != 0;
+    return xf->hints[XT_H_E10_CACHE].i != XT_H_E10_CACHE_disable;
 }
 
 #define NVC_NAME(id, name) name,
@@ -276,7 +276,7 @@ static void nvc_report(ADIO_File fd, void *state, struct xt_json *j)
 {
     struct nvc_state *st = state;
     xt_json_str(j, "mode", xt_hint(fd, XT_H_E10_CACHE)->s);
-    xt_json_str(j, "flush", st->flush->name);
+    xt_json_str(j, "flush", xt_hint(fd, XT_H_E10_CACHE_FLUSH)->s);
     xt_json_int(j, "threads", xt_hint(fd, XT_H_E10_CACHE_THREADS)->i);
     xt_json_int(j, "chunk", st->chunk);
 }

@@ -20,11 +20,11 @@ static size_t hold_back(const struct nvc_queue *q)
     return q->release;
 }
 
-/* in the order of the hint's choices: flush_immediate|flush_onclose */
 const struct nvc_flush_policy nvc_flush_policies[] = {
-    {.name = "flush_immediate", .release_after_write = release_all},
-    {.name = "flush_onclose", .release_after_write = hold_back},
+    [XT_H_E10_CACHE_FLUSH_flush_immediate] = {.release_after_write = release_all},
+    [XT_H_E10_CACHE_FLUSH_flush_onclose] = {.release_after_write = hold_back},
 };
+XT_STATIC_ASSERT_CHOICES(nvc_flush_policies, XT_H_E10_CACHE_FLUSH);
 
 /* --- e10_cache: enable | coherent ----------------------------------------- */
 static int no_lock(struct nvc_state *st, ADIO_File fd, int64_t off, int64_t len)
@@ -81,18 +81,19 @@ static void unlock_all(struct nvc_state *st)
         st->locked = 0;
 }
 
-/* in the order of the hint's choices: disable|enable|coherent|strict */
+/* by e10_cache's choice (disable: the layer is not installed) */
 const struct nvc_lock_policy nvc_lock_policies[] = {
-    {.name = "disable", .before_cache = no_lock, .when_idle = nothing_held},
-    {.name = "enable", .before_cache = no_lock, .when_idle = nothing_held},
-    {.name = "coherent", .before_cache = lock_extent, .when_idle = unlock_all},
-    {.name = "strict", .before_cache = no_lock, .when_idle = nothing_held, .write_through = 1},
+    [XT_H_E10_CACHE_enable] = {.before_cache = no_lock, .when_idle = nothing_held},
+    [XT_H_E10_CACHE_coherent] = {.before_cache = lock_extent, .when_idle = unlock_all},
+    [XT_H_E10_CACHE_strict] = {.before_cache = no_lock, .when_idle = nothing_held,
+                               .write_through = 1},
 };
+XT_STATIC_ASSERT_CHOICES(nvc_lock_policies, XT_H_E10_CACHE);
 
 /* --- faults ----------------------------------------------------------------- */
 void nvc_fall_back(struct nvc_state *st, int counter, const char *what, int err)
 {
-    xt_count(st->fd, &nvc_layer, counter, 1);
+    xt_count(st->fd, XT_LAYER_nvc, counter, 1);
     if (!st->warned)
         xt_warn(st->fd, XT_WARN_SELF, "e10_cache: rank %d: %s (%s, cache file %s); writing "
                 "this and all further data of %s straight to the global file",
@@ -111,12 +112,6 @@ static void global_path(ADIO_File fd, char *out, size_t len)
         snprintf(out, len, "%s/%s", cwd, fd->filename);
     else
         snprintf(out, len, "%s", fd->filename);
-}
-
-static int64_t env_int(const char *name, int64_t dflt)
-{
-    const char *v = getenv(name);
-    return v && *v ? strtoll(v, NULL, 10) : dflt;
 }
 
 /* the cache file and the threads; a reason when they cannot be had */
@@ -150,11 +145,11 @@ static const char *start_cache(ADIO_File fd, struct nvc_state *st, char *why, si
 static const char *strict_flush(ADIO_File fd, struct nvc_state *st)
 {
     struct xt_hint_value *fl = &xt_file(fd)->hints[XT_H_E10_CACHE_FLUSH];
-    if (!st->lock->write_through || fl->i == 0)
+    if (!st->lock->write_through || fl->i == XT_H_E10_CACHE_FLUSH_flush_immediate)
         return NULL;
-    st->flush = &nvc_flush_policies[0];
-    fl->i = 0;
-    snprintf(fl->s, sizeof(fl->s), "%s", nvc_flush_policies[0].name);
+    st->flush = &nvc_flush_policies[XT_H_E10_CACHE_FLUSH_flush_immediate];
+    fl->i = XT_H_E10_CACHE_FLUSH_flush_immediate;
+    snprintf(fl->s, sizeof(fl->s), "flush_immediate");
     return "hint e10_cache_flush_flag: 'flush_onclose' does not go with "
         "e10_cache=strict (a collective write returns once its data is synced); using "
         "'flush_immediate'";
@@ -166,18 +161,18 @@ int nvc_open(ADIO_File fd, void *state)
     /* read-only files have nothing to cache; other file systems than UFS
      * may write strided data without going through WriteContig */
     if (fd->access_mode & ADIO_RDONLY ||
-        xt_lower(fd, &nvc_layer)->ADIOI_xxx_WriteStrided != ADIOI_GEN_WriteStrided)
+        xt_lower(fd, XT_LAYER_nvc)->ADIOI_xxx_WriteStrided != ADIOI_GEN_WriteStrided)
         return 1;
     st->fd = fd;
     st->cfd = -1;
     st->flush = &nvc_flush_policies[xt_hint(fd, XT_H_E10_CACHE_FLUSH)->i];
     st->lock = &nvc_lock_policies[xt_hint(fd, XT_H_E10_CACHE)->i];
     const char *strict_note = strict_flush(fd, st);
-    st->discard = xt_hint(fd, XT_H_E10_CACHE_DISCARD)->i != 0;
+    st->discard = xt_hint(fd, XT_H_E10_CACHE_DISCARD)->i == XT_H_E10_CACHE_DISCARD_enable;
     st->chunk = fd->hints->ind_wr_buffer_size > 0 ? fd->hints->ind_wr_buffer_size : 512 * 1024;
     st->q.release = st->flush->release_after_write(&st->q);
-    st->fail_after = env_int("ROMIO_XT_NVC_TEST_FAIL_AFTER", -1);
-    st->fail_sync_at = env_int("ROMIO_XT_NVC_TEST_SYNC_EIO", 0);
+    st->fail_after = xt_test_hook("ROMIO_XT_NVC_TEST_FAIL_AFTER", -1);
+    st->fail_sync_at = xt_test_hook("ROMIO_XT_NVC_TEST_SYNC_EIO", 0);
     pthread_mutex_init(&st->mu, NULL);
     pthread_cond_init(&st->work, NULL);
     pthread_cond_init(&st->done, NULL);
@@ -186,7 +181,7 @@ int nvc_open(ADIO_File fd, void *state)
     const char *bad = start_cache(fd, st, why, sizeof(why));
     if (bad) {
         st->direct = 1;
-        xt_count(fd, &nvc_layer, NVC_C_FB_PATH, 1);
+        xt_count(fd, XT_LAYER_nvc, NVC_C_FB_PATH, 1);
         snprintf(msg, sizeof(msg), "hint e10_cache_path: cannot use '%s' "
                  "(%s) on rank %d; using no cache: data goes straight to the global file",
                  xt_hint(fd, XT_H_E10_CACHE_PATH)->s, bad, xt_file(fd)->rank);

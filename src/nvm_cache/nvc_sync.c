@@ -54,7 +54,7 @@ static void flush_behind(struct nvc_state *st, int gfd)
     if (fdatasync(gfd) != 0) {
         /* MPI_File_sync's own flush reports it */
     }
-    xt_count(st->fd, &nvc_layer, NVC_C_SYNC_USEC, usec(xt_now() - t0));
+    xt_count(st->fd, XT_LAYER_nvc, NVC_C_SYNC_USEC, usec(xt_now() - t0));
     pthread_mutex_lock(&st->mu);
 }
 
@@ -72,7 +72,7 @@ static int stays_quiet(struct nvc_state *st)
         continue;
     int quiet = nvc_queue_idle(&st->q) && !st->shutdown;
     if (!quiet)
-        xt_count(st->fd, &nvc_layer, NVC_C_FLUSH_SKIPPED, 1);
+        xt_count(st->fd, XT_LAYER_nvc, NVC_C_FLUSH_SKIPPED, 1);
     return quiet;
 }
 
@@ -96,8 +96,8 @@ static void *worker(void *arg)
 
         double t0 = xt_now();
         int rc = buf ? sync_item(st, &it, gfd, nth, buf) : -ENOMEM;
-        xt_count(st->fd, &nvc_layer, NVC_C_SYNC_USEC, usec(xt_now() - t0));
-        xt_count(st->fd, &nvc_layer, rc ? NVC_C_SYNC_ERRORS : NVC_C_BYTES_SYNCED, rc ? 1 : it.len);
+        xt_count(st->fd, XT_LAYER_nvc, NVC_C_SYNC_USEC, usec(xt_now() - t0));
+        xt_count(st->fd, XT_LAYER_nvc, rc ? NVC_C_SYNC_ERRORS : NVC_C_BYTES_SYNCED, rc ? 1 : it.len);
         if (!rc)
             xt_note_request_async(st->fd, 1, it.len);
 
@@ -174,7 +174,7 @@ void nvc_drain(struct nvc_state *st, size_t upto)
         }
         while (st->q.low < upto)
             pthread_cond_wait(&st->done, &st->mu);
-        xt_count(st->fd, &nvc_layer, NVC_C_WAIT_USEC, usec(xt_now() - t0));
+        xt_count(st->fd, XT_LAYER_nvc, NVC_C_WAIT_USEC, usec(xt_now() - t0));
     }
     nvc_compact(st);
     pthread_mutex_unlock(&st->mu);

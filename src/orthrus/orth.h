@@ -25,6 +25,8 @@ struct orth_call {
     int n;
     int64_t bytes;              /* this rank's bytes */
     ADIO_Offset orig_fp, end_fp;        /* fd->fp_ind before and after the call */
+    struct orth_state *st;      /* the layer's state on fd, found once per call */
+    const ADIOI_Fns *lower;     /* the table below the layer */
 };
 
 struct orth_cand {
@@ -32,6 +34,14 @@ struct orth_cand {
     /* collective over fd->comm; sets *err the same way on all ranks */
     void (*run)(struct orth_call *c, int *err);
 };
+
+/* the candidates (ORTH_CAND_LIST, orth_hints.def): enum { ORTH_two_phase, ...,
+ * ORTH_NCANDS }, the indices of orth_cands[] */
+#define ORTH_CAND_ID(h, name) ORTH_##name,
+enum orth_cand_id { ORTH_CAND_LIST(ORTH_CAND_ID, _) ORTH_NCANDS };
+#undef ORTH_CAND_ID
+/* romio_orthrus_force's choices are none + the candidates */
+#define ORTH_FORCED_CAND(force) ((int) (force) - XT_H_ORTH_FORCE_two_phase)
 
 extern const struct orth_cand orth_cands[];
 extern const int orth_ncands;

@@ -3,12 +3,14 @@
 
 #include <string.h>
 
-const struct orth_cand orth_cands[] = {
-    {.name = "two_phase",.run = orth_two_phase},
-    {.name = "core_first",.run = orth_core_first},
-    {.name = "disk_first",.run = orth_disk_first},
-    {.name = "view_based",.run = orth_view_based},
-};
+/* one per ORTH_CAND_LIST entry (orth_hints.def): the name, orth_<name> */
+#define ORTH_CAND(h, name_) [ORTH_##name_] = {.name = #name_, .run = orth_##name_},
+const struct orth_cand orth_cands[] = { ORTH_CAND_LIST(ORTH_CAND, _) };
+#undef ORTH_CAND
+_Static_assert(sizeof(orth_cands) / sizeof(orth_cands[0]) == ORTH_NCANDS, "one per candidate");
+_Static_assert(XT_H_ORTH_FORCE_N == ORTH_NCANDS + 1 &&
+               ORTH_FORCED_CAND(XT_H_ORTH_FORCE_view_based) == ORTH_view_based,
+               "romio_orthrus_force: none + the candidates in orth_cands[] order");
 
 const int orth_ncands = sizeof(orth_cands) / sizeof(orth_cands[0]);
 
@@ -18,17 +20,4 @@ int orth_cand_find(const char *name)
         if (strcmp(orth_cands[i].name, name) == 0)
             return i;
     return -1;
-}
-
-/* stock ROMIO's collective routine, called with the original arguments */
-void orth_two_phase(struct orth_call *c, int *err)
-{
-    const ADIOI_Fns *lower = xt_lower(c->fd, &orth_layer);
-    c->fd->fp_ind = c->orig_fp;
-    if (c->is_write)
-        lower->ADIOI_xxx_WriteStridedColl(c->fd, c->buf, c->count, c->dt, c->fpt, c->off,
-                                          c->status, err);
-    else
-        lower->ADIOI_xxx_ReadStridedColl(c->fd, c->buf, c->count, c->dt, c->fpt, c->off,
-                                         c->status, err);
 }

@@ -19,7 +19,7 @@ static int to_stripe_owner(const struct orth_route *rt, ADIO_Offset off)
 
 void orth_disk_first(struct orth_call *c, int *err)
 {
-    struct orth_state *st = xt_slot_of(c->fd, &orth_layer)->state;
+    struct orth_state *st = c->st;
     struct orth_route rt = {.comm = c->fd->comm,.dest = to_stripe_owner };
     int factor = (int) xt_hint(c->fd, XT_H_ORTH_SERVERS)->i;
     ADIO_Offset unit = (ADIO_Offset) xt_hint(c->fd, XT_H_ORTH_STRIPE)->i;

@@ -122,7 +122,7 @@ static void disagreement(ADIO_File fd, struct orth_state *st)
     if (st->forced < 0)
         xt_warn(fd, XT_WARN_ALL, "orthrus: ranks disagree on the selection; using two_phase "
                 "for the rest of this file");
-    st->forced = orth_cand_find("two_phase");
+    st->forced = ORTH_two_phase;
 }
 
 void orth_settle(ADIO_File fd, struct orth_state *st, const int64_t *r)
@@ -172,8 +172,8 @@ int orth_open(ADIO_File fd, void *state)
 {
     struct orth_state *st = state;
     int rank;
-    const char *force = xt_hint(fd, XT_H_ORTH_FORCE)->s;
-    st->forced = strcmp(force, "none") == 0 ? -1 : orth_cand_find(force);
+    int64_t force = xt_hint(fd, XT_H_ORTH_FORCE)->i;
+    st->forced = force == XT_H_ORTH_FORCE_none ? -1 : ORTH_FORCED_CAND(force);
     parse_candidates(fd, st);
     MPI_Comm_rank(fd->comm, &rank);
     MPI_Comm_split_type(fd->comm, MPI_COMM_TYPE_SHARED, rank, MPI_INFO_NULL, &st->node);

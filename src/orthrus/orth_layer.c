@@ -20,7 +20,7 @@ static int stock_only(ADIO_File fd, int is_write)
  * also settles the previous call: its slowest time, the ranks' agreement) */
 static void describe(struct orth_call *c, struct orth_sig *sig)
 {
-    struct orth_state *st = xt_slot_of(c->fd, &orth_layer)->state;
+    struct orth_state *st = c->st;
     ADIO_Offset start, end;
     int64_t loc[ORTH_R_N] = { 0 }, sum[ORTH_R_N];
     c->orig_fp = c->fd->fp_ind;
@@ -65,7 +65,7 @@ static int choose(struct orth_state *st, const struct orth_sig *sig, struct orth
 
 static void run_call(ADIO_File fd, struct orth_call *c, int *err)
 {
-    struct orth_state *st = xt_slot_of(fd, &orth_layer)->state;
+    struct orth_state *st = c->st;
     struct orth_sig sig;
     struct orth_entry *e;
     describe(c, &sig);
@@ -85,11 +85,11 @@ static void run_call(ADIO_File fd, struct orth_call *c, int *err)
     };
     int own = orth_cands[cand].run != orth_two_phase;
     if (own)
-        xt_coll_notify(fd, &orth_layer, &xc, 0);
+        xt_coll_notify(fd, XT_LAYER_orth, &xc, 0);
     double t0 = xt_now();
     orth_cands[cand].run(c, err);
     if (own)
-        xt_coll_notify(fd, &orth_layer, &xc, 1);
+        xt_coll_notify(fd, XT_LAYER_orth, &xc, 1);
     if (!e)
         return;
     /* timed now, recorded when the next call (or the close) reduces it */
@@ -103,7 +103,8 @@ static void coll(ADIO_File fd, void *buf, int count, MPI_Datatype dt, int fpt,
                  ADIO_Offset off, ADIO_Status *status, int *err, int is_write)
 {
     struct orth_call c = {.fd = fd,.buf = buf,.count = count,.dt = dt,.fpt = fpt,
-        .off = off,.status = status,.is_write = is_write,.orig_fp = fd->fp_ind
+        .off = off,.status = status,.is_write = is_write,.orig_fp = fd->fp_ind,
+        .st = xt_state(fd, XT_LAYER_orth),.lower = xt_lower(fd, XT_LAYER_orth)
     };
     if (stock_only(fd, is_write)) {
         if (is_write)
@@ -152,7 +153,8 @@ static void orth_wrote(ADIO_File fd, void *state, ADIO_Offset off, ADIO_Offset l
 
 static int orth_wanted(const struct xt_file *xf)
 {
-    return xf->hints[XT_H_ORTH].i == 1 || xf->hints[XT_H_ORTH_FORCE].i != 0;
+    return xf->hints[XT_H_ORTH].i == XT_H_ORTH_enable ||
+        xf->hints[XT_H_ORTH_FORCE].i != XT_H_ORTH_FORCE_none;
 }
 
 const struct xt_layer orth_layer = {

@@ -29,7 +29,7 @@ struct vb_run {
 
 struct orth_vb *vb_of(ADIO_File fd)
 {
-    struct xt_slot *s = xt_slot_of(fd, &orth_layer);
+    struct xt_slot *s = xt_slot_of(fd, XT_LAYER_orth);
     return s ? ((struct orth_state *) s->state)->vb : NULL;
 }
 
@@ -129,11 +129,11 @@ static void fill_block(struct vb_run *r, struct vb_block *b, int *err)
         lo = p[0] < lo ? p[0] : lo;
         hi = p[0] + p[1] > hi ? p[0] + p[1] : hi;
     }
-    xt_count(fd, &orth_layer, hit ? VB_C_HITS : VB_C_MISSES, 1);
+    xt_count(fd, XT_LAYER_orth, hit ? VB_C_HITS : VB_C_MISSES, 1);
     if (hit)
         return;
     if (r->vb->prefetch) {
-        xt_count(fd, &orth_layer, VB_C_PREFETCHED, r->vb->unit - (hi - lo));
+        xt_count(fd, XT_LAYER_orth, VB_C_PREFETCHED, r->vb->unit - (hi - lo));
         lo = 0;
         hi = r->vb->unit;
     }

@@ -88,8 +88,8 @@ void vb_block_flush(ADIO_File fd, struct orth_vb *vb, struct vb_block *b, int ca
         bytes += len;
     }
     ivl_clear(&b->dirty);
-    xt_count(fd, &orth_layer, VB_C_BYTES_FLUSHED, bytes);
-    xt_count(fd, &orth_layer, VB_C_FLUSH0 + cause, 1);
+    xt_count(fd, XT_LAYER_orth, VB_C_BYTES_FLUSHED, bytes);
+    xt_count(fd, XT_LAYER_orth, VB_C_FLUSH0 + cause, 1);
 }
 
 static void block_free(struct vb_block *b)
@@ -140,7 +140,7 @@ void vb_drop_all(ADIO_File fd, struct orth_vb *vb)
         block_free(&vb->pool[i]);
     }
     if (any)
-        xt_count(fd, &orth_layer, VB_C_DROPS, 1);
+        xt_count(fd, XT_LAYER_orth, VB_C_DROPS, 1);
 }
 
 void vb_pool_free(struct orth_vb *vb)

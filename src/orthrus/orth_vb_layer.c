@@ -21,7 +21,7 @@ _Static_assert(sizeof(vb_counter_names) / sizeof(vb_counter_names[0]) == VB_NCOU
 
 void vb_open(ADIO_File fd, struct orth_state *st)
 {
-    int vbi = orth_cand_find("view_based"), used = st->forced == vbi;
+    int vbi = ORTH_view_based, used = st->forced == vbi;
     for (int c = 0; c < st->sel.ncand && st->forced < 0; c++)
         used |= st->rotation[c] == vbi;
     if (!used)
@@ -36,8 +36,8 @@ void vb_open(ADIO_File fd, struct orth_state *st)
             vb->myagg = a;
     vb->unit = fd->hints->striping_unit > 0 ? fd->hints->striping_unit
         : fd->hints->cb_buffer_size > 0 ? fd->hints->cb_buffer_size : 16 * 1024 * 1024;
-    vb->lazy = xt_hint(fd, XT_H_VB_LAZY)->i == 1;
-    vb->prefetch = xt_hint(fd, XT_H_VB_PREFETCH)->i == 1;
+    vb->lazy = xt_hint(fd, XT_H_VB_LAZY)->i == XT_H_VB_LAZY_enable;
+    vb->prefetch = xt_hint(fd, XT_H_VB_PREFETCH)->i == XT_H_VB_PREFETCH_enable;
     vb->stale = 1;              /* the view set at open goes with the first call */
     if (vb->myagg >= 0)
         vb_pool_init(fd, vb);
@@ -92,28 +92,28 @@ void vb_WriteContig(ADIO_File fd, const void *buf, int count, MPI_Datatype dt, i
                            ADIO_Offset off, ADIO_Status *status, int *err)
 {
     vb_bypassed_write(fd, 0);
-    xt_lower(fd, &orth_layer)->ADIOI_xxx_WriteContig(fd, buf, count, dt, fpt, off, status, err);
+    xt_lower(fd, XT_LAYER_orth)->ADIOI_xxx_WriteContig(fd, buf, count, dt, fpt, off, status, err);
 }
 
 void vb_WriteStrided(ADIO_File fd, const void *buf, int count, MPI_Datatype dt, int fpt,
                             ADIO_Offset off, ADIO_Status *status, int *err)
 {
     vb_bypassed_write(fd, 0);
-    xt_lower(fd, &orth_layer)->ADIOI_xxx_WriteStrided(fd, buf, count, dt, fpt, off, status, err);
+    xt_lower(fd, XT_LAYER_orth)->ADIOI_xxx_WriteStrided(fd, buf, count, dt, fpt, off, status, err);
 }
 
 void vb_IwriteContig(ADIO_File fd, const void *buf, int count, MPI_Datatype dt, int fpt,
                             ADIO_Offset off, ADIO_Request *req, int *err)
 {
     vb_bypassed_write(fd, 0);
-    xt_lower(fd, &orth_layer)->ADIOI_xxx_IwriteContig(fd, buf, count, dt, fpt, off, req, err);
+    xt_lower(fd, XT_LAYER_orth)->ADIOI_xxx_IwriteContig(fd, buf, count, dt, fpt, off, req, err);
 }
 
 void vb_IwriteStrided(ADIO_File fd, const void *buf, int count, MPI_Datatype dt, int fpt,
                              ADIO_Offset off, ADIO_Request *req, int *err)
 {
     vb_bypassed_write(fd, 0);
-    xt_lower(fd, &orth_layer)->ADIOI_xxx_IwriteStrided(fd, buf, count, dt, fpt, off, req, err);
+    xt_lower(fd, XT_LAYER_orth)->ADIOI_xxx_IwriteStrided(fd, buf, count, dt, fpt, off, req, err);
 }
 
 /* collective operations after which the cache must not be trusted */
@@ -130,7 +130,7 @@ void vb_Flush(ADIO_File fd, int *err)
 {
     int e = MPI_SUCCESS;
     write_back_drop(fd, VB_F_SYNC, &e);
-    xt_lower(fd, &orth_layer)->ADIOI_xxx_Flush(fd, err);
+    xt_lower(fd, XT_LAYER_orth)->ADIOI_xxx_Flush(fd, err);
     if (*err == MPI_SUCCESS)
         *err = e;
 }
@@ -139,7 +139,7 @@ void vb_Resize(ADIO_File fd, ADIO_Offset size, int *err)
 {
     int e = MPI_SUCCESS;
     write_back_drop(fd, VB_F_SYNC, &e);
-    xt_lower(fd, &orth_layer)->ADIOI_xxx_Resize(fd, size, err);
+    xt_lower(fd, XT_LAYER_orth)->ADIOI_xxx_Resize(fd, size, err);
     if (*err == MPI_SUCCESS)
         *err = e;
 }
@@ -149,7 +149,7 @@ void vb_Fcntl(ADIO_File fd, int flag, ADIO_Fcntl_t * fs, int *err)
     int e = MPI_SUCCESS;
     if (flag == ADIO_FCNTL_SET_ATOMICITY)
         write_back_drop(fd, VB_F_SYNC, &e);
-    xt_lower(fd, &orth_layer)->ADIOI_xxx_Fcntl(fd, flag, fs, err);
+    xt_lower(fd, XT_LAYER_orth)->ADIOI_xxx_Fcntl(fd, flag, fs, err);
     if (*err == MPI_SUCCESS)
         *err = e;
 }

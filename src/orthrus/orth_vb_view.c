@@ -180,7 +180,7 @@ static void send_views(ADIO_File fd, struct orth_vb *vb)
         for (int p = 0; p < np; p++)
             unpack_view(&vb->views[p], rb + rd[p]);
     }
-    xt_count(fd, &orth_layer, VB_C_VIEW_BYTES, (int64_t) m * 8 * vb->naggs);
+    xt_count(fd, XT_LAYER_orth, VB_C_VIEW_BYTES, (int64_t) m * 8 * vb->naggs);
     ADIOI_Free(rb);
     ADIOI_Free(pk);
     ADIOI_Free(c);
@@ -195,7 +195,7 @@ void vb_exchange(ADIO_File fd, struct orth_vb *vb, int ok)
     vb->stale = 0;
     vb->fallback = !all;
     if (xt_file(fd)->rank == 0)
-        xt_count(fd, &orth_layer, all ? VB_C_VIEW_EXCHANGES : VB_C_FALLBACKS, 1);
+        xt_count(fd, XT_LAYER_orth, all ? VB_C_VIEW_EXCHANGES : VB_C_FALLBACKS, 1);
     if (all)
         send_views(fd, vb);
     else

@@ -260,7 +260,7 @@ void orth_exchange(struct orth_call *c, const struct orth_route *rt, int *err)
     if (c->is_write)
         MPI_Pack(c->buf, c->count, c->dt, stream, nb, &pos, MPI_COMM_SELF);
     run_rounds(c, &x, stream, err);
-    ((struct orth_state *) xt_slot_of(c->fd, &orth_layer)->state)->rounds += x.rounds;
+    c->st->rounds += x.rounds;
     if (!c->is_write)
         MPI_Unpack(stream, nb, &pos, c->buf, c->count, c->dt, MPI_COMM_SELF);
     ADIOI_Free(stream);

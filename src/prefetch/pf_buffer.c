@@ -32,8 +32,8 @@ static int64_t buffer_fetch(struct pf_file *pf, struct pf_slot *s)
     ADIO_File fd = pf->fd;
     int64_t bs = pf->w.bs, n = -1;
     if (!s->data && (s->data = malloc((size_t) bs))) {
-        xt_count(fd, &pf_layer, PF_C_ALLOCS, 1);
-        xt_count(fd, &pf_layer, PF_C_PEAK_BYTES, bs);
+        xt_count(fd, XT_LAYER_pf, PF_C_ALLOCS, 1);
+        xt_count(fd, XT_LAYER_pf, PF_C_PEAK_BYTES, bs);
     }
     if (s->data)
         n = pread_full(fd->fd_sys, s->data, bs, s->block * bs);
@@ -87,10 +87,10 @@ static void buffer_piece(ADIO_File fd, struct pf_file *pf, int64_t block, char *
         pf_read_lower(fd, buf, off, len, got, error_code);
         kind = PF_C_MISSES;
     }
-    xt_count(fd, &pf_layer, kind, 1);
-    xt_count(fd, &pf_layer, kind == PF_C_MISSES ? PF_C_BYTES_FS : PF_C_BYTES_CACHE, *got);
+    xt_count(fd, XT_LAYER_pf, kind, 1);
+    xt_count(fd, XT_LAYER_pf, kind == PF_C_MISSES ? PF_C_BYTES_FS : PF_C_BYTES_CACHE, *got);
     if (kind != PF_C_HITS)
-        xt_count(fd, &pf_layer, PF_C_WAIT_US, (int64_t) ((xt_now() - t0) * 1e6));
+        xt_count(fd, XT_LAYER_pf, PF_C_WAIT_US, (int64_t) ((xt_now() - t0) * 1e6));
 }
 
 static void buffer_invalidate(ADIO_File fd, struct pf_file *pf, int64_t lo, int64_t hi)
@@ -98,7 +98,7 @@ static void buffer_invalidate(ADIO_File fd, struct pf_file *pf, int64_t lo, int6
     pthread_mutex_lock(&pf->lock);
     int n = pf_slots_invalidate(&pf->t, lo, hi, pf->w.bs);
     pthread_mutex_unlock(&pf->lock);
-    xt_count(fd, &pf_layer, PF_C_INVALIDATED, n);
+    xt_count(fd, XT_LAYER_pf, PF_C_INVALIDATED, n);
 }
 
 const struct pf_method pf_buffer_method = {

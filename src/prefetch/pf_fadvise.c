@@ -32,7 +32,7 @@ static void fadvise_piece(ADIO_File fd, struct pf_file *pf, int64_t block, char 
         pthread_cond_signal(&pf->work);
     pthread_mutex_unlock(&pf->lock);
     pf_read_lower(fd, buf, off, len, got, error_code);
-    xt_count(fd, &pf_layer, PF_C_BYTES_FS, *got);
+    xt_count(fd, XT_LAYER_pf, PF_C_BYTES_FS, *got);
 }
 
 /* the page cache is coherent with writes */

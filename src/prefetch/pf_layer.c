@@ -20,46 +20,19 @@ static const char *const pf_counter_names[PF_NCOUNTERS] = {
 #undef PF_NAME
 };
 
-static const struct pf_method *const pf_methods[] = {
-    [0] = &pf_fadvise_method,   /* order of romio_prefetch_method's choices */
-    [1] = &pf_buffer_method,
-};
+#define PF_METHOD(h, name) [h##_##name] = &pf_##name##_method,
+static const struct pf_method *const pf_methods[] = { PF_METHOD_LIST(PF_METHOD, XT_H_PF_METHOD) };
+#undef PF_METHOD
+XT_STATIC_ASSERT_CHOICES(pf_methods, XT_H_PF_METHOD);
 
 static struct pf_file *state(ADIO_File fd)
 {
-    return xt_slot_of(fd, &pf_layer)->state;
+    return xt_state(fd, XT_LAYER_pf);
 }
 
 static const ADIOI_Fns *lower(ADIO_File fd)
 {
-    return xt_lower(fd, &pf_layer);
-}
-
-enum pf_move pf_access(ADIO_File fd, struct pf_file *pf, int64_t block, struct pf_plan *plan,
-                       pf_drop_fn drop, void *arg)
-{
-    enum pf_move mv = pf_window_access(&pf->w, block);
-    memset(plan, 0, sizeof(*plan));
-    if (mv == PF_OUTSIDE)
-        return mv;
-    if (mv == PF_JUMP)
-        xt_count(fd, &pf_layer, PF_C_JUMPS, 1);
-    pf_slots_reconcile(&pf->t, &pf->w, plan, drop, arg);
-    xt_count(fd, &pf_layer, PF_C_DROPPED_UNUSED, plan->dropped_unused);
-    return mv;
-}
-
-void pf_read_lower(ADIO_File fd, char *buf, ADIO_Offset off, ADIO_Offset len,
-                   ADIO_Offset *nread, int *error_code)
-{
-    ADIO_Status st;
-    int n = 0;
-    lower(fd)->ADIOI_xxx_ReadContig(fd, buf, (int) len, MPI_BYTE, ADIO_EXPLICIT_OFFSET, off,
-                                    &st, error_code);
-    if (*error_code == MPI_SUCCESS)
-        MPI_Get_count(&st, MPI_BYTE, &n);
-    *nread = n;
-    xt_note_request(fd, 0, n);
+    return xt_lower(fd, XT_LAYER_pf);
 }
 
 /* drop everything and pass every later call through */
@@ -70,7 +43,7 @@ static void switch_off(ADIO_File fd, struct pf_file *pf)
     pf->off = 1;
     if (pf->started)
         pf_thread_stop(pf);
-    xt_count(fd, &pf_layer, PF_C_DISABLED, 1);
+    xt_count(fd, XT_LAYER_pf, PF_C_DISABLED, 1);
 }
 
 /* may this read go through the prefetcher? */
@@ -101,9 +74,9 @@ static int worth_it(ADIO_File fd, struct pf_file *pf, ADIO_Offset off, ADIO_Offs
 {
     enum pf_gate_verdict v = pf->all_reads ? PF_GATE_PREFETCH : pf_gate_check(&pf->gate, off, len);
     if (v == PF_GATE_SEQUENTIAL)
-        xt_count(fd, &pf_layer, PF_C_PASS_SEQ, 1);
+        xt_count(fd, XT_LAYER_pf, PF_C_PASS_SEQ, 1);
     else if (v == PF_GATE_LARGE)
-        xt_count(fd, &pf_layer, PF_C_PASS_LARGE, 1);
+        xt_count(fd, XT_LAYER_pf, PF_C_PASS_LARGE, 1);
     return v == PF_GATE_PREFETCH;
 }
 
@@ -270,28 +243,16 @@ static const ADIOI_Fns pf_ops = {
 
 static int pf_wanted(const struct xt_file *xf)
 {
-    return xf->hints[XT_H_PF].i != 0;
+    return xf->hints[XT_H_PF].i == XT_H_PF_enable;
 }
 
-/* hint values that only make sense together; fixes them, rank 0 warns */
+/* the willneed ranges (read_ahead < cache_blocks is a rule of the hint
+ * table, pf_hints.def); a bad list: rank 0 warns, the whole file */
 static void settle_hints(ADIO_File fd, struct xt_file *xf, struct pf_range *ranges,
                          int *nranges)
 {
     char why[160], warn[1400];
-    struct xt_hint_value *ra = &xf->hints[XT_H_PF_READ_AHEAD];
     struct xt_hint_value *wn = &xf->hints[XT_H_PF_WILLNEED];
-    int64_t cb = xf->hints[XT_H_PF_CACHE_BLOCKS].i;
-    if (ra->i > cb - 1) {
-        char raw[32];
-        snprintf(raw, sizeof(raw), "%lld", (long long) ra->i);
-        snprintf(why, sizeof(why), "must be below romio_prefetch_cache_blocks=%lld",
-                 (long long) cb);
-        ra->i = cb - 1;
-        snprintf(ra->s, sizeof(ra->s), "%lld", (long long) ra->i);
-        xt_hint_bad_warning(warn, sizeof(warn), &xt_hint_defs[XT_H_PF_READ_AHEAD], raw, why,
-                            ra->s);
-        xt_warn(fd, XT_WARN_ALL, "%s", warn);
-    }
     *nranges = pf_ranges_parse(wn->s, ranges, PF_MAX_RANGES, why, sizeof(why));
     if (*nranges < 0) {
         xt_hint_bad_warning(warn, sizeof(warn), &xt_hint_defs[XT_H_PF_WILLNEED], wn->s, why,
@@ -313,9 +274,9 @@ static void settle_hints(ADIO_File fd, struct xt_file *xf, struct pf_range *rang
 static int writable_buffer(ADIO_File fd, struct xt_file *xf)
 {
     static int warned;
-    if (xf->hints[XT_H_PF_METHOD].i != 1 || (fd->access_mode & ADIO_RDONLY))
+    if (xf->hints[XT_H_PF_METHOD].i != XT_H_PF_METHOD_buffer || (fd->access_mode & ADIO_RDONLY))
         return 0;
-    xf->hints[XT_H_PF].i = 0;
+    xf->hints[XT_H_PF].i = XT_H_PF_disable;
     snprintf(xf->hints[XT_H_PF].s, sizeof(xf->hints[XT_H_PF].s), "disable");
     xt_warn(fd, XT_WARN_ALL, warned ? NULL : "hint romio_prefetch: method 'buffer' could return "
             "stale data on a file open for writing ('%s' and any later such file in this "
@@ -338,7 +299,7 @@ static int pf_open(ADIO_File fd, void *st)
     if (writable_buffer(fd, xf))
         return 1;
     /* fadvise reads through the table below; buffer preads fd->fd_sys */
-    if (xf->hints[XT_H_PF_METHOD].i == 1 && !xt_direct_io_ok(fd, &pf_layer))
+    if (xf->hints[XT_H_PF_METHOD].i == XT_H_PF_METHOD_buffer && !xt_direct_io_ok(fd, XT_LAYER_pf))
         why = "a layer below it keeps data the file lacks (e.g. e10_cache)";
     else if (!xt_fs_has(fd, XT_FS_POSIX_FD))
         why = "the file system has no POSIX file descriptor";
@@ -356,7 +317,7 @@ static int pf_open(ADIO_File fd, void *st)
                    (int) xf->hints[XT_H_PF_READ_AHEAD].i, ranges, nranges);
     pf_slots_init(&pf->t, pf->slots, cb);
     pf_gate_init(&pf->gate, pf->w.bs);
-    pf->all_reads = getenv("ROMIO_XT_PF_TEST_ALL_READS") != NULL;
+    pf->all_reads = xt_test_hook("ROMIO_XT_PF_TEST_ALL_READS", 0) != 0;
     pf->m = pf_methods[xf->hints[XT_H_PF_METHOD].i];
     return 0;
 }

@@ -16,7 +16,7 @@ void pf_load(struct pf_file *pf, struct pf_slot *s, enum pf_counter counter)
     int64_t n = pf->m->fetch(pf, s);
     pthread_mutex_lock(&pf->lock);
     if (pf_slots_loaded(&pf->t, s, n, pf->w.bs))
-        xt_count(pf->fd, &pf_layer, counter, 1);
+        xt_count(pf->fd, XT_LAYER_pf, counter, 1);
     pthread_cond_broadcast(&pf->done);
 }
 

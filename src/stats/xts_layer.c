@@ -29,7 +29,7 @@ static int op_is_contig(enum xts_op op)
 
 static struct xts_state *state(ADIO_File fd)
 {
-    return xt_slot_of(fd, &xts_layer)->state;
+    return xt_state(fd, XT_LAYER_xts);
 }
 
 static void enter(ADIO_File fd, struct xts_call *c)
@@ -66,7 +66,7 @@ static void leave(ADIO_File fd, const struct xts_call *c, enum xts_op op, int co
     {                                                                            \
         struct xts_call c;                                                       \
         enter(fd, &c);                                                           \
-        xt_lower(fd, &xts_layer)->MEMBER(fd, buf, count, dt, fpt, off, last,     \
+        xt_lower(fd, XT_LAYER_xts)->MEMBER(fd, buf, count, dt, fpt, off, last,     \
                                          error_code);                            \
         leave(fd, &c, OP, count, dt);                                            \
     }
@@ -88,7 +88,7 @@ static void ADIOI_XTS_Flush(ADIO_File fd, int *error_code)
 {
     struct xts_call c;
     enter(fd, &c);
-    xt_lower(fd, &xts_layer)->ADIOI_xxx_Flush(fd, error_code);
+    xt_lower(fd, XT_LAYER_xts)->ADIOI_xxx_Flush(fd, error_code);
     leave(fd, &c, XTS_FLUSH, 0, MPI_DATATYPE_NULL);
 }
 
@@ -96,7 +96,7 @@ static void ADIOI_XTS_Resize(ADIO_File fd, ADIO_Offset size, int *error_code)
 {
     struct xts_call c;
     enter(fd, &c);
-    xt_lower(fd, &xts_layer)->ADIOI_xxx_Resize(fd, size, error_code);
+    xt_lower(fd, XT_LAYER_xts)->ADIOI_xxx_Resize(fd, size, error_code);
     leave(fd, &c, XTS_RESIZE, 0, MPI_DATATYPE_NULL);
 }
 
@@ -119,7 +119,7 @@ static const ADIOI_Fns xts_ops = {
 
 static int xts_wanted(const struct xt_file *xf)
 {
-    return xf->hints[XT_H_STATS].i != 0;
+    return xf->hints[XT_H_STATS].i == XT_H_STATS_enable;
 }
 
 /* the report, once every layer has closed (their counters are final) */

@@ -12,20 +12,27 @@
 static const char *const xts_op_names[XTS_NOPS] = { XTS_OPS(XTS_NAME) };
 #undef XTS_NAME
 
-static int xts_nops(void)
-{
-    return XTS_NOPS;
-}
+/* what the report sums over ranks: one record per rank, then the layers'
+ * counters slot by slot (all int64_t, reduced as such) */
+struct xts_sums {
+    int64_t calls[XTS_NOPS], bytes[XTS_NOPS];
+    int64_t app_bytes[2];       /* the application's bytes: [0] read, [1] written */
+    int64_t req_count[2], req_bytes[2]; /* file-system requests: [0] read, [1] write */
+    int64_t counters[];
+};
+_Static_assert(sizeof(struct xts_sums) % sizeof(int64_t) == 0, "xts_sums is int64_t only");
 
-static const char *xts_op_name(int op)
-{
-    return xts_op_names[op];
-}
+/* what it sums and takes the maximum of */
+struct xts_times {
+    double time[XTS_NOPS];
+    double open;                /* seconds the file was open */
+};
+_Static_assert(sizeof(struct xts_times) == (XTS_NOPS + 1) * sizeof(double),
+               "xts_times is double only");
 
 struct xts_totals {
-    int64_t *sum;       /* calls, bytes, app[2], req_count[2], req_bytes[2], layer counters */
-    double *tsum, *tmax;    /* time per op, then the open duration */
-    int nsum, ntime;
+    struct xts_sums *sum;       /* rank 0: the sums */
+    struct xts_times tsum, tmax;
 };
 
 static int layer_counters(const struct xt_file *xf)
@@ -36,76 +43,70 @@ static int layer_counters(const struct xt_file *xf)
     return n;
 }
 
-static void gather_local(struct xt_file *xf, const struct xts_state *st, int64_t *v, double *t)
+static void gather_local(struct xt_file *xf, const struct xts_state *st, struct xts_sums *v,
+                         struct xts_times *t)
 {
-    int nops = xts_nops();
-    memcpy(v, st->calls, sizeof(st->calls));
-    memcpy(v + nops, st->bytes, sizeof(st->bytes));
-    memcpy(t, st->time, sizeof(st->time));
-    memcpy(v + 2 * nops, st->app_bytes, sizeof(st->app_bytes));
-    int64_t *p = v + 2 * nops + 2;
+    memcpy(v->calls, st->calls, sizeof(st->calls));
+    memcpy(v->bytes, st->bytes, sizeof(st->bytes));
+    memcpy(v->app_bytes, st->app_bytes, sizeof(st->app_bytes));
+    memcpy(t->time, st->time, sizeof(st->time));
     for (int k = 0; k < 2; k++) {
-        *p++ = __atomic_load_n(&xf->req_count[k], __ATOMIC_RELAXED);
-        *p++ = __atomic_load_n(&xf->req_bytes[k], __ATOMIC_RELAXED);
+        v->req_count[k] = __atomic_load_n(&xf->req_count[k], __ATOMIC_RELAXED);
+        v->req_bytes[k] = __atomic_load_n(&xf->req_bytes[k], __ATOMIC_RELAXED);
     }
+    int64_t *p = v->counters;
     for (int s = 0; s < xf->nslots; s++)
         for (int c = 0; c < xf->slots[s].layer->ncounters; c++)
             *p++ = __atomic_load_n(&xf->slots[s].counters[c], __ATOMIC_RELAXED);
-    t[nops] = xt_now() - xf->open_time;
+    t->open = xt_now() - xf->open_time;
 }
 
 /* collective; 0, or -1 on every rank when a rank is out of memory */
 static int reduce(ADIO_File fd, struct xt_file *xf, const struct xts_state *st,
                   struct xts_totals *tot)
 {
-    tot->nsum = 2 * xts_nops() + 6 + layer_counters(xf);
-    tot->ntime = xts_nops() + 1;
-    int64_t *v = xt_calloc(tot->nsum, sizeof(int64_t));
-    double *t = xt_calloc(tot->ntime, sizeof(double));
-    tot->sum = xt_calloc(tot->nsum, sizeof(int64_t));
-    tot->tsum = xt_calloc(2 * tot->ntime, sizeof(double));
-    if (!xt_all_ok(fd, v && t && tot->sum && tot->tsum, "romio_xt_stats report")) {
+    size_t size = sizeof(struct xts_sums) + layer_counters(xf) * sizeof(int64_t);
+    int nsum = (int) (size / sizeof(int64_t)), ntime = sizeof(struct xts_times) / sizeof(double);
+    struct xts_sums *v = xt_calloc(1, size);
+    struct xts_times t;
+    tot->sum = xt_calloc(1, size);
+    if (!xt_all_ok(fd, v && tot->sum, "romio_xt_stats report")) {
         free(v);
-        free(t);
         free(tot->sum);
-        free(tot->tsum);
         return -1;
     }
-    tot->tmax = tot->tsum + tot->ntime;
-    gather_local(xf, st, v, t);
-    MPI_Reduce(v, tot->sum, tot->nsum, MPI_INT64_T, MPI_SUM, 0, fd->comm);
-    MPI_Reduce(t, tot->tsum, tot->ntime, MPI_DOUBLE, MPI_SUM, 0, fd->comm);
-    MPI_Reduce(t, tot->tmax, tot->ntime, MPI_DOUBLE, MPI_MAX, 0, fd->comm);
+    gather_local(xf, st, v, &t);
+    MPI_Reduce(v, tot->sum, nsum, MPI_INT64_T, MPI_SUM, 0, fd->comm);
+    MPI_Reduce(&t, &tot->tsum, ntime, MPI_DOUBLE, MPI_SUM, 0, fd->comm);
+    MPI_Reduce(&t, &tot->tmax, ntime, MPI_DOUBLE, MPI_MAX, 0, fd->comm);
     free(v);
-    free(t);
     return 0;
 }
 
 static void put_ops(struct xt_json *j, const struct xts_totals *tot)
 {
-    int nops = xts_nops();
     xt_json_open(j, "ops", '{');
-    for (int op = 0; op < nops; op++) {
-        if (tot->sum[op] == 0)
+    for (int op = 0; op < XTS_NOPS; op++) {
+        if (tot->sum->calls[op] == 0)
             continue;
-        xt_json_open(j, xts_op_name(op), '{');
-        xt_json_int(j, "calls", tot->sum[op]);
-        xt_json_int(j, "bytes", tot->sum[nops + op]);
-        xt_json_num(j, "time_sum", tot->tsum[op]);
-        xt_json_num(j, "time_max", tot->tmax[op]);
+        xt_json_open(j, xts_op_names[op], '{');
+        xt_json_int(j, "calls", tot->sum->calls[op]);
+        xt_json_int(j, "bytes", tot->sum->bytes[op]);
+        xt_json_num(j, "time_sum", tot->tsum.time[op]);
+        xt_json_num(j, "time_max", tot->tmax.time[op]);
         xt_json_close(j);
     }
     xt_json_close(j);
 }
 
-static void put_requests(struct xt_json *j, const int64_t *req)
+static void put_requests(struct xt_json *j, const struct xts_sums *sum)
 {
     static const char *const dir[2] = { "read", "write" };
     xt_json_open(j, "fs_requests", '{');
     for (int k = 0; k < 2; k++) {
         xt_json_open(j, dir[k], '{');
-        xt_json_int(j, "count", req[2 * k]);
-        xt_json_int(j, "bytes", req[2 * k + 1]);
+        xt_json_int(j, "count", sum->req_count[k]);
+        xt_json_int(j, "bytes", sum->req_bytes[k]);
         xt_json_close(j);
     }
     xt_json_close(j);
@@ -129,7 +130,6 @@ static void put_features(ADIO_File fd, struct xt_file *xf, struct xt_json *j, co
 static void build_record(ADIO_File fd, struct xt_file *xf, const struct xts_totals *tot,
                          struct xt_json *j)
 {
-    int nops = xts_nops();
     xt_json_open(j, NULL, '{');
     xt_json_int(j, "romio_xt_stats", 1);
     xt_json_str(j, "file", fd->filename);
@@ -138,12 +138,12 @@ static void build_record(ADIO_File fd, struct xt_file *xf, const struct xts_tota
     for (int s = 0; s < xf->nslots; s++)
         xt_json_str(j, NULL, xf->slots[s].layer->name);
     xt_json_close(j);
-    xt_json_int(j, "bytes_read", tot->sum[2 * nops]);
-    xt_json_int(j, "bytes_written", tot->sum[2 * nops + 1]);
-    xt_json_num(j, "open_seconds_max", tot->tmax[nops]);
+    xt_json_int(j, "bytes_read", tot->sum->app_bytes[0]);
+    xt_json_int(j, "bytes_written", tot->sum->app_bytes[1]);
+    xt_json_num(j, "open_seconds_max", tot->tmax.open);
     put_ops(j, tot);
-    put_requests(j, tot->sum + 2 * nops + 2);
-    put_features(fd, xf, j, tot->sum + 2 * nops + 6);
+    put_requests(j, tot->sum);
+    put_features(fd, xf, j, tot->sum->counters);
     xt_json_close(j);
 }
 
@@ -188,6 +188,5 @@ int xts_report(ADIO_File fd, struct xt_file *xf, const struct xts_state *st)
         xt_json_free(&j);
     }
     free(tot.sum);
-    free(tot.tsum);
     return MPI_SUCCESS;
 }

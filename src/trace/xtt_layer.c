@@ -35,12 +35,12 @@ const struct xt_layer xtt_layer;
 
 static struct xtt_state *state(ADIO_File fd)
 {
-    return xt_slot_of(fd, &xtt_layer)->state;
+    return xt_state(fd, XT_LAYER_xtt);
 }
 
 static struct orth_state *orth(ADIO_File fd)
 {
-    struct xt_slot *s = xt_slot_of(fd, &orth_layer);
+    struct xt_slot *s = xt_slot_of(fd, XT_LAYER_orth);
     return s ? s->state : NULL;
 }
 
@@ -128,7 +128,7 @@ static void leave(ADIO_File fd, const struct xtt_call *c, int op, int flags, int
     {                                                                            \
         struct xtt_call c;                                                       \
         enter(fd, &c, fpt, off, !((FLAGS) & XTT_F_STRIDED));                     \
-        xt_lower(fd, &xtt_layer)->MEMBER(fd, buf, count, dt, fpt, off, last,     \
+        xt_lower(fd, XT_LAYER_xtt)->MEMBER(fd, buf, count, dt, fpt, off, last,     \
                                          error_code);                            \
         leave(fd, &c, OP, FLAGS, count, dt);                                     \
     }
@@ -156,7 +156,7 @@ static void ADIOI_XTT_Flush(ADIO_File fd, int *error_code)
 {
     struct xtt_call c;
     enter(fd, &c, ADIO_EXPLICIT_OFFSET, 0, 1);
-    xt_lower(fd, &xtt_layer)->ADIOI_xxx_Flush(fd, error_code);
+    xt_lower(fd, XT_LAYER_xtt)->ADIOI_xxx_Flush(fd, error_code);
     leave(fd, &c, XTT_SYNC, 0, 0, MPI_DATATYPE_NULL);
 }
 
@@ -178,7 +178,7 @@ static const ADIOI_Fns xtt_ops = {
 
 static int xtt_wanted(const struct xt_file *xf)
 {
-    return xf->hints[XT_H_TRACE].i != 0 || xf->hints[XT_H_TRACE_DIR].s[0] != '\0';
+    return xf->hints[XT_H_TRACE].i == XT_H_TRACE_enable || xf->hints[XT_H_TRACE_DIR].s[0] != '\0';
 }
 
 static int xtt_open(ADIO_File fd, void *vst)
@@ -187,10 +187,10 @@ static int xtt_open(ADIO_File fd, void *vst)
     struct xt_file *xf = xt_file(fd);
     if (xtt_writer_join(fd, xf->hints[XT_H_TRACE_DIR].s) != 0)
         return -1;
-    st->flags = (xt_slot_of(fd, &nvc_layer) ? XTT_F_E10 : 0) |
-        (xt_slot_of(fd, &orth_layer) ? XTT_F_ORTH : 0) |
-        (xt_slot_of(fd, &ads_layer) ? XTT_F_DS_ADAPTIVE : 0) |
-        (xt_slot_of(fd, &pf_layer) ? XTT_F_PREFETCH : 0);
+    st->flags = (xt_slot_of(fd, XT_LAYER_nvc) ? XTT_F_E10 : 0) |
+        (xt_slot_of(fd, XT_LAYER_orth) ? XTT_F_ORTH : 0) |
+        (xt_slot_of(fd, XT_LAYER_ads) ? XTT_F_DS_ADAPTIVE : 0) |
+        (xt_slot_of(fd, XT_LAYER_pf) ? XTT_F_PREFETCH : 0);
     st->ftype = st->dt = MPI_DATATYPE_NULL;
     st->id = xtt_announce(fd->filename, xf->nprocs, fd->hints->cb_nodes, st->flags);
     return 0;

@@ -1,16 +1,30 @@
-/* romio-xt unit tests (pure logic, no MPI). */
+/* romio-xt unit tests (pure logic, no MPI): every suite a test file
+ * registered with UNIT_SUITE (unit.h); the modules' test files come from
+ * their module.mk. */
+#include <stdio.h>
 #include <stdlib.h>
 #include "unit.h"
 
+#define UNIT_MAX_SUITES 64
+static Suite *(*suites[UNIT_MAX_SUITES])(void);
+static int nsuites;
+
+void unit_add(Suite *(*make)(void))
+{
+    if (nsuites == UNIT_MAX_SUITES) {
+        fprintf(stderr, "check_xt: more than %d suites\n", UNIT_MAX_SUITES);
+        exit(EXIT_FAILURE);
+    }
+    suites[nsuites++] = make;
+}
+
 int main(void)
 {
-    SRunner *sr = srunner_create(hints_suite());
-    srunner_add_suite(sr, json_suite());
-    srunner_add_suite(sr, ads_suite());
-    srunner_add_suite(sr, prefetch_suite());
-    srunner_add_suite(sr, nvc_suite());
-    srunner_add_suite(sr, orth_suite());
-    srunner_add_suite(sr, noharm_suite());
+    if (nsuites == 0)
+        return EXIT_FAILURE;
+    SRunner *sr = srunner_create(suites[0]());
+    for (int k = 1; k < nsuites; k++)
+        srunner_add_suite(sr, suites[k]());
     srunner_run_all(sr, CK_NORMAL);
     int failed = srunner_ntests_failed(sr);
     srunner_free(sr);

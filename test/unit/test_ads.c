@@ -8,6 +8,7 @@
 #include "../../src/ds_adaptive/ads_view.h"
 #include "../../src/ds_adaptive/ads_plan.h"
 #include "../../src/ds_adaptive/ads_calib.h"
+#include "xt_hints.h"
 
 /* blocks {0:3, 10:0 (a zero-length marker), 10:2, 20:5}, extent 32, base 100 */
 static const int64_t idx[] = { 0, 10, 10, 20 }, len[] = { 3, 0, 2, 5 };
@@ -121,6 +122,15 @@ static int count_windows(const char *name, int is_write, int64_t data, int64_t s
     return windows + 1;
 }
 
+/* ads_methods[] is indexed by romio_ads_method's choices */
+START_TEST(methods_by_hint_choice)
+{
+    for (int k = 0; k < XT_H_ADS_METHOD_N; k++)
+        ck_assert_int_eq(xt_choice_index(xt_hint_defs[XT_H_ADS_METHOD].choices,
+                                         ads_methods[k]->name), k);
+}
+END_TEST
+
 START_TEST(methods_decide_as_documented)
 {
     int64_t b;
@@ -232,6 +242,7 @@ Suite *ads_suite(void)
     Suite *s = suite_create("ds_adaptive");
     TCase *tc = tcase_create("pure");
     tcase_add_test(tc, addr_matches_brute_force);
+    tcase_add_test(tc, methods_by_hint_choice);
     tcase_add_test(tc, pos_inverts_addr);
     tcase_add_test(tc, runs_cover_the_access);
     tcase_add_test(tc, pieces_cut_by_memory);
@@ -243,3 +254,5 @@ Suite *ads_suite(void)
     suite_add_tcase(s, tc);
     return s;
 }
+
+UNIT_SUITE(ads_suite)

@@ -1,4 +1,5 @@
 /* Hint table, parsing and validation. */
+#include <stdio.h>
 #include <string.h>
 #include "unit.h"
 #include "xt_hints.h"
@@ -155,6 +156,69 @@ START_TEST(stats_hint_row)
 }
 END_TEST
 
+/* every XT_ENUM hint's generated enum: each <id>_<word> is the index of word
+ * in the parsed choice text, <id>_N their number */
+#define XT_PREFIX(p)
+#define XT_RULE(kind, a, b)
+#define CHOICE(h, c) {h, #c, h##_##c},
+#define XT_HINT(id, name, type, def, min, max, choices, ...) choices(CHOICE, id)
+static const struct { int h; const char *word; int value; } all_choices[] = {
+#include "xt_modules.h"
+};
+#undef XT_HINT
+#define XT_HINT(id, name, type, def, min, max, choices, ...) id##_N,
+static const int nchoices[XT_NHINTS] = {
+#include "xt_modules.h"
+};
+#undef XT_HINT
+#undef CHOICE
+#undef XT_RULE
+#undef XT_PREFIX
+
+START_TEST(choice_enums_match_the_text)
+{
+    int total = 0;
+    for (size_t k = 0; k < sizeof(all_choices) / sizeof(all_choices[0]); k++)
+        ck_assert_int_eq(xt_choice_index(xt_hint_defs[all_choices[k].h].choices,
+                                         all_choices[k].word), all_choices[k].value);
+    for (int h = 0; h < XT_NHINTS; h++) {
+        const char *c = xt_hint_defs[h].choices;
+        int bars = 0;
+        for (; c && *c; c++)
+            bars += *c == '|';
+        ck_assert_int_eq(nchoices[h], xt_hint_defs[h].choices ? bars + 1 : 0);
+        ck_assert_int_eq(xt_hint_defs[h].type == XT_ENUM, xt_hint_defs[h].choices != NULL);
+        total += nchoices[h];
+    }
+    ck_assert_int_eq(total, (int) (sizeof(all_choices) / sizeof(all_choices[0])));
+}
+END_TEST
+
+/* every XT_BELOW rule: a >= b is fixed to b - 1 with one warning naming both */
+START_TEST(rules_below)
+{
+    struct xt_hint_value v[XT_NHINTS];
+    char warn[512], want[512];
+    ck_assert_int_ge(XT_NRULES, 1);
+    for (int r = 0; r < XT_NRULES; r++) {
+        const struct xt_hint_rule *rule = &xt_hint_rules[r];
+        const char *a = xt_hint_defs[rule->a].name, *b = xt_hint_defs[rule->b].name;
+        for (int h = 0; h < XT_NHINTS; h++)
+            xt_hint_default(&xt_hint_defs[h], &v[h]);
+        ck_assert_int_eq(xt_hint_rule_check(rule, v, warn, sizeof(warn)), 0);
+        v[rule->b].i = 4;
+        v[rule->a].i = 6;
+        ck_assert_int_eq(xt_hint_rule_check(rule, v, warn, sizeof(warn)), 1);
+        ck_assert_int_eq(v[rule->a].i, 3);
+        ck_assert_str_eq(v[rule->a].s, "3");
+        snprintf(want, sizeof(want), "hint %s: bad value '6' (must be below %s=4); using '3'",
+                 a, b);
+        ck_assert_str_eq(warn, want);
+        ck_assert_int_eq(xt_hint_rule_check(rule, v, warn, sizeof(warn)), 0);
+    }
+}
+END_TEST
+
 Suite *hints_suite(void)
 {
     Suite *s = suite_create("hints");
@@ -168,6 +232,10 @@ Suite *hints_suite(void)
     tcase_add_test(tc, warning_names_hint_value_and_used);
     tcase_add_test(tc, table_is_consistent);
     tcase_add_test(tc, stats_hint_row);
+    tcase_add_test(tc, choice_enums_match_the_text);
+    tcase_add_test(tc, rules_below);
     suite_add_tcase(s, tc);
     return s;
 }
+
+UNIT_SUITE(hints_suite)

@@ -99,3 +99,5 @@ Suite *json_suite(void)
     suite_add_tcase(s, tc);
     return s;
 }
+
+UNIT_SUITE(json_suite)

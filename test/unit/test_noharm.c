@@ -98,3 +98,5 @@ Suite *noharm_suite(void)
     suite_add_tcase(s, tc);
     return s;
 }
+
+UNIT_SUITE(noharm_suite)

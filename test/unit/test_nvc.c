@@ -149,3 +149,5 @@ Suite *nvc_suite(void)
     suite_add_tcase(s, tc);
     return s;
 }
+
+UNIT_SUITE(nvc_suite)

@@ -330,3 +330,5 @@ Suite *orth_suite(void)
     suite_add_tcase(s, tc);
     return s;
 }
+
+UNIT_SUITE(orth_suite)

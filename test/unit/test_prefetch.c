@@ -338,3 +338,5 @@ Suite *prefetch_suite(void)
     suite_add_tcase(s, tc);
     return s;
 }
+
+UNIT_SUITE(prefetch_suite)

@@ -1,11 +1,13 @@
 #ifndef UNIT_H
 #define UNIT_H
 #include <check.h>
-Suite *hints_suite(void);
-Suite *json_suite(void);
-Suite *ads_suite(void);
-Suite *prefetch_suite(void);
-Suite *nvc_suite(void);
-Suite *orth_suite(void);
-Suite *noharm_suite(void);
+/* A test file registers each of its suites with UNIT_SUITE(make) (make
+ * returns the Suite); check_xt runs every registered one. */
+void unit_add(Suite *(*make)(void));
+#define UNIT_SUITE(make) \
+    Suite *make(void); \
+    __attribute__((constructor)) static void unit_add_##make(void) \
+    { \
+        unit_add(make); \
+    }
 #endif

@@ -97,19 +97,26 @@ else
     SELECTED=("${ALL[@]}")
 fi
 
-# passes: stock first, then the others by name
+# passes: stock first, then the others by name; a module's own passes live
+# in test/<module>/upstream-passes/ (same files)
+declare -A PASSDIR=()
+for f in "$HERE"/passes/*.hints "${XT_SRCDIR:-$HERE/../..}"/test/*/upstream-passes/*.hints; do
+    [ -f "$f" ] || continue
+    p=${f##*/}; p=${p%.hints}
+    [ -z "${PASSDIR[$p]:-}" ] || die "two passes named '$p': ${PASSDIR[$p]} and ${f%/*}"
+    PASSDIR[$p]=${f%/*}
+done
 PASSES=()
 if [ -n "${XT_UPSTREAM_PASSES:-}" ]; then
     for p in $XT_UPSTREAM_PASSES; do
-        [ -f "$HERE/passes/$p.hints" ] || die "no pass '$p' (passes/$p.hints)"
+        [ -n "${PASSDIR[$p]:-}" ] || die "no pass '$p' (passes/$p.hints)"
         PASSES+=("$p")
     done
 else
-    [ -f "$HERE/passes/stock.hints" ] && PASSES+=(stock)
-    for f in "$HERE"/passes/*.hints; do
-        p=${f##*/}; p=${p%.hints}
+    [ -n "${PASSDIR[stock]:-}" ] && PASSES+=(stock)
+    while read -r p; do
         [ "$p" = stock ] || PASSES+=("$p")
-    done
+    done < <(printf '%s\n' "${!PASSDIR[@]}" | sort)
 fi
 [ ${#PASSES[@]} -gt 0 ] || die "no passes in $HERE/passes"
 
@@ -218,8 +225,8 @@ EOF
 }
 
 for pass in "${PASSES[@]}"; do
-    hints=$HERE/passes/$pass.hints
-    envfile=$HERE/passes/$pass.env
+    hints=${PASSDIR[$pass]}/$pass.hints
+    envfile=${PASSDIR[$pass]}/$pass.env
     ENVARGS=()
     # start from a clean ROMIO environment, then the pass's settings
     for v in $(compgen -e | grep '^ROMIO_'); do ENVARGS+=(-u "$v"); done
@@ -242,12 +249,12 @@ for pass in "${PASSES[@]}"; do
     mkdir -p "$OUT/logs/$pass"
     # passes/<pass>.skip: "test | reason" lines, tests this pass does not run
     declare -A SKIP=()
-    if [ -f "$HERE/passes/$pass.skip" ]; then
+    if [ -f "${PASSDIR[$pass]}/$pass.skip" ]; then
         while IFS='|' read -r s_name s_why; do
             s_name=$(trim "$s_name")
             case $s_name in ''|'#'*) continue ;; esac
             SKIP[$s_name]=$(trim "${s_why:-}")
-        done <"$HERE/passes/$pass.skip"
+        done <"${PASSDIR[$pass]}/$pass.skip"
     fi
 
     for t in "${SELECTED[@]}"; do

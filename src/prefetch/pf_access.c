@@ -1,0 +1,32 @@
+/* romio-xt prefetch: what the methods (pf_fadvise.c, pf_buffer.c) share: the
+ * window's move and the reads through the table below. */
+#include "pf.h"
+
+#include <string.h>
+
+enum pf_move pf_access(ADIO_File fd, struct pf_file *pf, int64_t block, struct pf_plan *plan,
+                       pf_drop_fn drop, void *arg)
+{
+    enum pf_move mv = pf_window_access(&pf->w, block);
+    memset(plan, 0, sizeof(*plan));
+    if (mv == PF_OUTSIDE)
+        return mv;
+    if (mv == PF_JUMP)
+        xt_count(fd, XT_LAYER_pf, PF_C_JUMPS, 1);
+    pf_slots_reconcile(&pf->t, &pf->w, plan, drop, arg);
+    xt_count(fd, XT_LAYER_pf, PF_C_DROPPED_UNUSED, plan->dropped_unused);
+    return mv;
+}
+
+void pf_read_lower(ADIO_File fd, char *buf, ADIO_Offset off, ADIO_Offset len,
+                   ADIO_Offset *nread, int *error_code)
+{
+    ADIO_Status st;
+    int n = 0;
+    xt_lower(fd, XT_LAYER_pf)->ADIOI_xxx_ReadContig(fd, buf, (int) len, MPI_BYTE,
+                                                 ADIO_EXPLICIT_OFFSET, off, &st, error_code);
+    if (*error_code == MPI_SUCCESS)
+        MPI_Get_count(&st, MPI_BYTE, &n);
+    *nread = n;
+    xt_note_request(fd, 0, n);
+}
