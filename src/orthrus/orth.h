@@ -89,14 +89,22 @@ void orth_exchange(struct orth_call *c, const struct orth_route *rt, int *err);
 /* exclusive prefix sums of cnt[0..n-1] into dis (orth_xchg.c) */
 void orth_displs(const int *cnt, int *dis, int n);
 
-/* an aggregator's pieces in one round, in the order of its stream */
-struct orth_gather {
-    ADIO_Offset *offs, *lens;
-    int total;
+/* one piece at an aggregator in one round (orth_agg.c) */
+struct orth_piece {
+    ADIO_Offset off, len;
+    int64_t fpos;               /* its place in the round's buffer */
+    int src, seq;               /* its source, its index among the source's blocks */
 };
 
-void orth_aggregate(ADIO_File fd, const struct orth_gather *g, char *stream, int is_write,
-                    int *err);
+/* sorts the pieces by offset (then source, then index) and places them in a
+ * buffer without the holes between them; returns the buffer's size and sets
+ * *overlap when two pieces share bytes */
+int64_t orth_plan(struct orth_piece *p, int n, int *overlap);
+/* writes (is_write) or reads each run of adjacent planned pieces with one
+ * contiguous access through fd's stacked table, from/to buf + the run's first
+ * piece's fpos */
+void orth_access(ADIO_File fd, const struct orth_piece *p, int n, char *buf, int is_write,
+                 int *err);
 void orth_agree_error(ADIO_File fd, int *err);
 void orth_finish(struct orth_call *c, int *err);
 
