@@ -46,6 +46,8 @@ struct orth_pending {
     int64_t no;                 /* call number since open */
 };
 
+enum { ORTH_IN_PLACE, ORTH_SENT, ORTH_COPIED };     /* orth_state.moved */
+
 struct orth_state {
     struct orth_sel sel;
     struct orth_pending pend;
@@ -53,6 +55,7 @@ struct orth_state {
     MPI_Datatype rec;           /* ORTH_R_N int64 */
     int64_t ncalls, disagreements;
     int64_t rounds;             /* exchange rounds run by core_first/disk_first */
+    int64_t moved[3];           /* their bytes: in place, in messages, copied (orth_xchg.c) */
     double t_open;
     FILE *log;                  /* rank 0: romio_orthrus_log, or NULL */
     int rotation[ORTH_MAX_CAND];        /* indices into orth_cands */

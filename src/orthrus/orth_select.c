@@ -142,8 +142,11 @@ static int drop_slow(const struct orth_sel *s, struct orth_entry *e)
     for (int c = 0; c < s->ncand; c++)
         if (e->exam[c].fast > best)
             best = e->exam[c].fast;
+    /* the first call of a new pattern pays its first-use costs (buffers,
+     * page cache, connections): its candidate needs a second call to go */
+    int first = e->exams + e->adopted == 0 ? 0 : -1;
     for (int c = 0; c < s->ncand; c++) {
-        if (e->exam[c].n > 0 && e->exam[c].fast * ORTH_DROP <= best)
+        if (e->exam[c].n > (c == first) && e->exam[c].fast * ORTH_DROP <= best)
             e->out[c] = 1;
         left += !e->out[c];
     }

@@ -57,6 +57,7 @@ struct round {
 
 struct xchg {
     const struct orth_route *rt;
+    int64_t *moved;             /* orth_state.moved: this rank's counts */
     MPI_Comm comm;
     int np, me, is_write;
     char *stream;               /* this process's data, in view order */
@@ -316,6 +317,8 @@ static void post_blocks(struct xchg *x, struct round *R, char *base, const struc
         MPI_Type_commit(&t);
     }
     MPI_Request *q = &R->req[R->nreq++];
+    for (int i = 0; send && i < n; i++)
+        x->moved[ORTH_SENT] += b[i].len;
     if (send)
         MPI_Isend(base, count, t, peer, ORTH_TAG, x->comm, q);
     else
@@ -340,11 +343,13 @@ static void post_round(struct xchg *x, struct round *R)
     if (R->direct)
         return;
     const struct span *from = R->sb + x->sdis[x->me], *to = R->rb + x->rdis[x->me];
-    for (int i = 0; i < R->rn[x->me]; i++)
+    for (int i = 0; i < R->rn[x->me]; i++) {
         if (w)
             memcpy(abuf + to[i].pos, x->stream + from[i].pos, to[i].len);
         else
             memcpy(x->stream + from[i].pos, abuf + to[i].pos, to[i].len);
+        x->moved[ORTH_COPIED] += to[i].len;
+    }
 }
 
 static void complete_round(struct xchg *x, struct round *R)
@@ -359,6 +364,8 @@ static void complete_round(struct xchg *x, struct round *R)
 
 static void access_round(ADIO_File fd, struct xchg *x, struct round *R, int *err)
 {
+    for (int i = 0; R->direct && i < R->m; i++)
+        x->moved[ORTH_IN_PLACE] += R->p[i].len;
     if (R->m > 0 && *err == MPI_SUCCESS)
         orth_access(fd, R->p, R->m, R->direct ? x->stream : R->buf, x->is_write, err);
 }
@@ -454,7 +461,8 @@ static char *stream_of(const struct orth_call *c, int *packed)
 
 void orth_exchange(struct orth_call *c, const struct orth_route *rt, int *err)
 {
-    struct xchg x = {.rt = rt,.comm = rt->comm,.is_write = c->is_write };
+    struct orth_state *st = xt_slot_of(c->fd, &orth_layer)->state;
+    struct xchg x = {.rt = rt,.comm = rt->comm,.is_write = c->is_write,.moved = st->moved };
     int packed, pos = 0;
     MPI_Comm_size(rt->comm, &x.np);
     MPI_Comm_rank(rt->comm, &x.me);
@@ -470,7 +478,8 @@ void orth_exchange(struct orth_call *c, const struct orth_route *rt, int *err)
     init_rounds(&x);
     x.stream = stream_of(c, &packed);
     run_rounds(c->fd, &x, err);
-    ((struct orth_state *) xt_slot_of(c->fd, &orth_layer)->state)->rounds += x.rounds;
+    st->rounds += x.rounds;
+    st->moved[ORTH_COPIED] += packed ? c->bytes : 0;
     if (packed && !c->is_write)
         MPI_Unpack(x.stream, (int) c->bytes, &pos, c->buf, c->count, c->dt, MPI_COMM_SELF);
     if (packed)

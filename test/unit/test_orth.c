@@ -42,13 +42,14 @@ START_TEST(examination_rotates_then_picks_fastest)
     struct orth_sig sig = sig_of(1 << 20);
     double t[3] = { 0.3, 0.1, 0.2 };
     orth_sel_init(&s, 3, 3, 0.15);
-    /* one call per candidate: 0 (3x slower than 1) and 2 (2x) are dropped
-     * after their first call, so the examination ends after one round */
-    int seq[3];
-    for (int i = 0; i < 3; i++)
+    /* one call per candidate: 2 (2x slower than 1) is dropped after its
+     * first call, 0 (3x) after its second (the pattern's first call pays
+     * first-use costs), then 1 is left */
+    int seq[5];
+    for (int i = 0; i < 5; i++)
         seq[i] = call(&s, &sig, t, NULL);
-    int want[3] = { 0, 1, 2 };
-    for (int i = 0; i < 3; i++)
+    int want[5] = { 0, 1, 2, 0, 1 };
+    for (int i = 0; i < 5; i++)
         ck_assert_int_eq(seq[i], want[i]);
     for (int i = 0; i < 20; i++)
         ck_assert_int_eq(call(&s, &sig, t, NULL), 1);
@@ -221,11 +222,12 @@ START_TEST(slow_candidate_dropped_after_one_call)
     ck_assert_int_eq(e->winner, 0);
     ck_assert_int_eq(e->exam[1].n, 1);
     ck_assert(e->tput[1] > 0 && e->tput[1] < e->tput[2]);
-    /* a later candidate can drop an earlier one: 0 and 1 go after 2's call */
+    /* a later candidate can drop an earlier one: 1 goes after 2's call, 0
+     * after its second */
     double u[3] = { 0.3, 0.25, 0.1 };
     orth_sel_init(&s, 3, 3, 0.15);
-    for (int i = 0; i < 3; i++)
-        ck_assert_int_eq(call(&s, &sig, u, NULL), i);
+    for (int i = 0; i < 5; i++)
+        ck_assert_int_eq(call(&s, &sig, u, NULL), i < 3 ? i : 2 * (i - 3));
     e = orth_sel_entry(&s, &sig);
     ck_assert_int_eq(e->phase, ORTH_CHOSEN);
     ck_assert_int_eq(e->winner, 2);
@@ -237,6 +239,13 @@ START_TEST(slow_candidate_dropped_after_one_call)
         orth_sel_record(&s, orth_sel_entry(&s, &sig), i, (double) sig.bytes, first[i][0]);
     e = orth_sel_entry(&s, &sig);
     ck_assert_int_eq(e->exam[1].n, 1);
+    ck_assert_int_eq(e->winner, 0);
+    /* but the very first call of a new pattern does not drop its candidate:
+     * 0 gets a second call, and wins */
+    double cold[2][3] = { {0.9, 0.1, 0.1}, {0.12, 0.12, 0.12} };
+    orth_sel_init(&s, 2, 3, 0.15);
+    e = exam(&s, &sig, cold, 6);
+    ck_assert_int_eq(e->exam[0].n, 3);
     ck_assert_int_eq(e->winner, 0);
 }
 END_TEST
