@@ -102,11 +102,13 @@ def plot(rows, path):
         lo = [v[j] - float(rows[j].get(key + "_min", v[j])) for j in x]
         hi = [float(rows[j].get(key + "_max", v[j])) - v[j] for j in x]
         ax.bar([j + (i - 1) * 0.27 for j in x], v, 0.27, yerr=[lo, hi], capsize=2, label=name)
+    ax.set_yscale("log")
+    ax.set_ylim(0.05, 20)
     ax.axhline(0.95, color="k", lw=0.8, ls="--")
     ax.axhline(1.2, color="g", lw=0.8, ls=":")
     ax.set_xticks(list(x))
     ax.set_xticklabels(labels, fontsize=7)
-    ax.set_ylabel("ratio of medians (bars: per-rep min-max)")
+    ax.set_ylabel("ratio of medians, log (bars: per-rep min-max)")
     ax.set_title("Orthrus in rounds: 2 ranks on 2 emulated nodes, 3 interleaved reps")
     ax.legend(fontsize=8)
     ax.grid(axis="y", alpha=0.3)
