@@ -5,7 +5,10 @@
 #   matrix-depth: access depth swept at 64 KiB blocks, matrix-depth.json
 #   matrix-4m: 4 MiB blocks, depth 1, 40 calls, matrix-4m.json
 #   noncontig (seed section 3.3): elmtcount swept, noncontig.json
-# usage: run.sh [matrix|matrix-depth|matrix-4m|noncontig|all] [harness options, e.g. --reps 5]
+#   rounds: issue 15's rounds benchmark (rounds-*.json, every candidate and
+#     enable vs stock; XT_BENCH_WORK picks the storage, e.g. /dev/shm/x),
+#     summary rounds_summary.py -> orthrus-rounds.{md,csv,png}
+# usage: run.sh [matrix|matrix-depth|matrix-4m|noncontig|rounds|all] [harness options, e.g. --reps 5]
 # Env: XT_PREFIX XT_BUILDDIR.  Output: $XT_BUILDDIR/bench-out/orthrus/
 # (orthrus-<bench>.{csv,md} from the harness, orthrus-<bench>-targets.md and
 # orthrus-<bench>-sweep.png from summary.py).
@@ -17,7 +20,19 @@ which=${1:-all}
 case $which in
     all) benches="matrix matrix-depth matrix-4m noncontig" ;;
     matrix|matrix-depth|matrix-4m|noncontig) benches=$which ;;
-    *) echo "usage: run.sh [matrix|matrix-depth|matrix-4m|noncontig|all] [harness options]" >&2
+    rounds)
+        work=${XT_BENCH_WORK:-$XT_BUILDDIR/bench-work}
+        mkdir -p "$out" "$work"
+        for b in rounds-matrix rounds-noncontig rounds-matrix-long; do
+            /usr/bin/python3 "$here/../harness.py" --config "$here/$b.json" \
+                --prefix "$XT_PREFIX" --out "$out" --work "$work" "$@"
+        done
+        /usr/bin/python3 "$here/rounds_summary.py" "$(basename "$work")=$out/orthrus-rounds-matrix.csv" \
+            "$(basename "$work")=$out/orthrus-rounds-noncontig.csv" \
+            "$(basename "$work")=$out/orthrus-rounds-matrix-long.csv" \
+            --csv "$out/orthrus-rounds.csv" --plot "$out/orthrus-rounds.png" | tee "$out/orthrus-rounds.md"
+        exit 0 ;;
+    *) echo "usage: run.sh [matrix|matrix-depth|matrix-4m|noncontig|rounds|all] [harness options]" >&2
        exit 2 ;;
 esac
 work=${XT_BENCH_WORK:-$XT_BUILDDIR/bench-work}

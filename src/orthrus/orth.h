@@ -56,6 +56,8 @@ struct orth_pending {
     int64_t no;                 /* call number since open */
 };
 
+enum { ORTH_IN_PLACE, ORTH_SENT, ORTH_COPIED };     /* orth_state.moved */
+
 struct orth_state {
     struct orth_sel sel;
     struct orth_pending pend;
@@ -63,6 +65,7 @@ struct orth_state {
     MPI_Datatype rec;           /* ORTH_R_N int64 */
     int64_t ncalls, disagreements;
     int64_t rounds;             /* exchange rounds run by core_first/disk_first */
+    int64_t moved[3];           /* their bytes: in place, in messages, copied (orth_xchg.c) */
     double t_open;
     FILE *log;                  /* rank 0: romio_orthrus_log, or NULL */
     int rotation[ORTH_MAX_CAND];        /* indices into orth_cands */
@@ -99,14 +102,22 @@ void orth_exchange(struct orth_call *c, const struct orth_route *rt, int *err);
 /* exclusive prefix sums of cnt[0..n-1] into dis (orth_xchg.c) */
 void orth_displs(const int *cnt, int *dis, int n);
 
-/* an aggregator's pieces in one round, in the order of its stream */
-struct orth_gather {
-    ADIO_Offset *offs, *lens;
-    int total;
+/* one piece at an aggregator in one round (orth_agg.c) */
+struct orth_piece {
+    ADIO_Offset off, len;
+    int64_t fpos;               /* its place in the round's buffer */
+    int src, seq;               /* its source, its index among the source's blocks */
 };
 
-void orth_aggregate(ADIO_File fd, const struct orth_gather *g, char *stream, int is_write,
-                    int *err);
+/* sorts the pieces by offset (then source, then index) and places them in a
+ * buffer without the holes between them; returns the buffer's size and sets
+ * *overlap when two pieces share bytes */
+int64_t orth_plan(struct orth_piece *p, int n, int *overlap);
+/* writes (is_write) or reads each run of adjacent planned pieces with one
+ * contiguous access through fd's stacked table, from/to buf + the run's first
+ * piece's fpos */
+void orth_access(ADIO_File fd, const struct orth_piece *p, int n, char *buf, int is_write,
+                 int *err);
 void orth_agree_error(ADIO_File fd, int *err);
 void orth_finish(struct orth_call *c, int *err);
 

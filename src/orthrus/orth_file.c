@@ -260,6 +260,9 @@ void orth_report(ADIO_File fd, void *state, struct xt_json *j)
     xt_json_int(j, "signature_evictions", st->sel.evictions);
     xt_json_int(j, "disagreements", st->disagreements);
     xt_json_int(j, "exchange_rounds", st->rounds);
+    xt_json_int(j, "bytes_in_place", st->moved[ORTH_IN_PLACE]);
+    xt_json_int(j, "bytes_sent", st->moved[ORTH_SENT]);
+    xt_json_int(j, "bytes_copied", st->moved[ORTH_COPIED]);
     xt_json_open(j, "signatures", '[');
     for (int i = 0; i < st->sel.nsig; i++)
         report_entry(st, &st->sel.sigs[i], j);

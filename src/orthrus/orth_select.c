@@ -9,8 +9,12 @@
  * throughput: one descheduled process or first-use cost (a connection set up,
  * a buffer allocated) would otherwise decide the examination */
 #define ORTH_TRIM_FROM 3
-/* from round 2, a candidate this many times slower than another sits out */
-#define ORTH_GIVE_UP 2.0
+/* a candidate whose fastest call is this many times slower than another's
+ * fastest is dropped from the examination (after its first call) */
+#define ORTH_DROP 1.5
+/* re-examinations that keep the winner double the monitoring window, up to
+ * trials << ORTH_MAX_BACKOFF calls */
+#define ORTH_MAX_BACKOFF 3
 
 /* adds one call to a window, remembering its slowest call */
 static void add_call(struct orth_window *w, double b, double t)
@@ -18,6 +22,9 @@ static void add_call(struct orth_window *w, double b, double t)
     w->bytes += b;
     w->time += t;
     w->n++;
+    double r = b / (t < ORTH_MIN_TIME ? ORTH_MIN_TIME : t);
+    if (r > w->fast)
+        w->fast = r;
     if (t > w->slow_time) {
         w->slow_time = t;
         w->slow_bytes = b;
@@ -108,34 +115,45 @@ void orth_sel_adopt(struct orth_sel *s, const struct orth_sig *sig, int w, const
     e->adopted = 1;
 }
 
-/* the examination is over: the highest throughput wins (lowest index on ties) */
+/* the examination is over: the highest throughput among the candidates not
+ * dropped wins (lowest index on ties); a re-examination that keeps the winner
+ * lengthens the monitoring window (churn on noisy calls), a new winner resets it */
 static void choose(struct orth_sel *s, struct orth_entry *e)
 {
-    int best = 0;
+    int best = -1, prev = e->exams + e->adopted > 0 ? e->winner : -1;
     for (int c = 0; c < s->ncand; c++) {
         e->tput[c] = window_tput(&e->exam[c]);
-        if (e->tput[c] > e->tput[best])
+        if (!e->out[c] && (best < 0 || e->tput[c] > e->tput[best]))
             best = c;
     }
+    best = best < 0 ? 0 : best;
+    e->backoff = best != prev ? 0 : e->backoff < ORTH_MAX_BACKOFF ? e->backoff + 1 : e->backoff;
     chosen(e, best);
     e->exams++;
 }
 
-/* after a round: candidates whose calls but the slowest are all ORTH_GIVE_UP
- * times slower than another's sit out the remaining rounds (they could not
- * win, only cost); the best never does */
-static void give_up_hopeless(const struct orth_sel *s, struct orth_entry *e)
+/* after each call: a candidate whose fastest call is ORTH_DROP times slower
+ * than the fastest call of the examination is dropped (it could hardly win,
+ * every further call of it only costs); returns the candidates left */
+static int drop_slow(const struct orth_sel *s, struct orth_entry *e)
 {
     double best = 0;
+    int left = 0;
     for (int c = 0; c < s->ncand; c++)
-        if (!e->out[c] && e->exam[c].n >= 2 && rate(&e->exam[c], 1) > best)
-            best = rate(&e->exam[c], 1);
-    for (int c = 0; c < s->ncand; c++)
-        if (e->exam[c].n >= 2 && rate(&e->exam[c], 1) * ORTH_GIVE_UP < best)
+        if (e->exam[c].fast > best)
+            best = e->exam[c].fast;
+    /* the first call of a new pattern pays its first-use costs (buffers,
+     * page cache, connections): its candidate needs a second call to go */
+    int first = e->exams + e->adopted == 0 ? 0 : -1;
+    for (int c = 0; c < s->ncand; c++) {
+        if (e->exam[c].n > (c == first) && e->exam[c].fast * ORTH_DROP <= best)
             e->out[c] = 1;
+        left += !e->out[c];
+    }
+    return left;
 }
 
-/* the next candidate of the round after cur, or the first of the next round */
+/* the next candidate of the round after cur, or -1 at the round's end */
 static int next_candidate(const struct orth_sel *s, const struct orth_entry *e, int after)
 {
     for (int c = after + 1; c < s->ncand; c++)
@@ -146,19 +164,18 @@ static int next_candidate(const struct orth_sel *s, const struct orth_entry *e, 
 
 /* an examination runs the candidates in rounds, one call each per round, so
  * a drift during the examination (page cache filling, read-ahead ramping up,
- * other jobs) hits them alike; `trials` rounds, then the choice */
+ * other jobs) hits them alike; `trials` rounds, or fewer when one candidate
+ * is left, then the choice */
 static int examine(struct orth_sel *s, struct orth_entry *e, int c, double bytes, double time)
 {
     add_call(&e->exam[c], bytes, time);
     e->exam_time += time;
-    int next = next_candidate(s, e, c);
+    int left = drop_slow(s, e), next = next_candidate(s, e, c);
     if (next >= 0) {
         e->cur = next;
         return 0;
     }
-    if (++e->trial >= 2)
-        give_up_hopeless(s, e);
-    if (e->trial < s->trials) {
+    if (++e->trial < s->trials && left > 1) {
         e->cur = next_candidate(s, e, -1);
         return 0;
     }
@@ -176,20 +193,20 @@ static double runner_up(const struct orth_sel *s, const struct orth_entry *e)
     return best;
 }
 
-/* the winner's throughput over a window of `trials` calls, against its
- * examination average: a re-examination when it fell by more than the
- * threshold and below the runner-up's examination throughput (a drop that
- * may have changed the ranking; the examination average of the fastest of
- * several noisy candidates is biased high, so a drop alone is common) */
+/* the winner's throughput over a window of `trials << backoff` calls,
+ * against its examination average: a re-examination when it fell by more than
+ * the threshold, also below the runner-up's examination throughput (a drop
+ * that may have changed the ranking; the examination average of the fastest
+ * of several noisy candidates is biased high, so a drop alone is common) */
 static int monitor(struct orth_sel *s, struct orth_entry *e, double bytes, double time)
 {
     add_call(&e->mon, bytes, time);
-    if (e->mon.n < s->trials)
+    if (e->mon.n < s->trials << e->backoff)
         return 0;
     double tput = window_tput(&e->mon);
     memset(&e->mon, 0, sizeof(e->mon));
-    double second = runner_up(s, e);
-    if (s->ncand < 2 || tput >= (1 - s->threshold) * e->winner_avg || tput >= second)
+    double second = runner_up(s, e), keep = 1 - s->threshold;
+    if (s->ncand < 2 || tput >= keep * e->winner_avg || tput >= keep * second)
         return 0;
     e->why[0] = tput;
     e->why[1] = e->winner_avg;
@@ -213,7 +230,7 @@ int64_t orth_sel_digest(const struct orth_sel *s)
     for (int i = 0; i < s->nsig; i++) {
         const struct orth_entry *e = &s->sigs[i];
         int64_t v[] = { e->sig.bytes, e->sig.nreqs, e->phase, e->cur, e->trial, e->winner,
-            e->mon.n, e->calls, (int64_t) e->last_use
+            e->mon.n, e->calls, (int64_t) e->last_use, e->backoff
         };
         for (size_t k = 0; k < sizeof(v) / sizeof(v[0]); k++)
             h = (h ^ (uint64_t) v[k]) * 1099511628211ULL;

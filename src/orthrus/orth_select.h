@@ -23,10 +23,12 @@ struct orth_sig {
 enum orth_phase { ORTH_EXAMINING, ORTH_CHOSEN };
 
 /* a run of calls (a candidate's in an examination, or a monitoring window):
- * sums, and the slowest call, which is left out from 3 calls on */
+ * sums, the slowest call (left out from 3 calls on) and the fastest call's
+ * throughput */
 struct orth_window {
     double bytes, time;
     double slow_bytes, slow_time;
+    double fast;
     int n;
 };
 
@@ -36,11 +38,12 @@ struct orth_entry {
     int cur;                    /* candidate under examination, or the winner */
     int trial;                  /* rounds done in this examination */
     struct orth_window exam[ORTH_MAX_CAND];     /* each candidate's calls */
-    int out[ORTH_MAX_CAND];     /* given up in this examination */
+    int out[ORTH_MAX_CAND];     /* dropped in this examination */
     double tput[ORTH_MAX_CAND]; /* last examination's throughputs (B/s) */
     int winner;                 /* the last examination's winner (-1: none yet) */
     double winner_avg;          /* the winner's examination throughput */
     struct orth_window mon;     /* monitoring window of the winner */
+    int backoff;                /* the window is trials << backoff calls */
     int64_t calls, exams, reexams;
     int adopted;                /* the winner came from a saved table */
     double why[3];              /* last re-examination: window, winner's average, runner-up */

@@ -128,6 +128,11 @@ static const struct config configs[] = {
     {"core_first_r", {{"romio_orthrus_force", "core_first"}, {"cb_buffer_size", "24"}}},
     {"disk_first_r", {{"romio_orthrus_force", "disk_first"}, {"striping_unit", "40"},
                       {"cb_buffer_size", "56"}}},
+    /* one-byte and 7-byte rounds: every piece split, many rounds in flight */
+    {"core_first_1", {{"romio_orthrus_force", "core_first"}, {"cb_buffer_size", "1"}}},
+    {"disk_first_7", {{"romio_orthrus_force", "disk_first"}, {"striping_unit", "40"},
+                      {"cb_buffer_size", "7"}}},
+    {"enable_r", {{"romio_orthrus", "enable"}, {"cb_buffer_size", "24"}}},
     {"view_based", {{"romio_orthrus_force", "view_based"}}},
     /* tiny domain blocks: many rounds, pieces split between blocks */
     {"view_based_r", {{"romio_orthrus_force", "view_based"}, {"cb_buffer_size", "24"}}},

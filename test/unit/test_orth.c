@@ -42,13 +42,14 @@ START_TEST(examination_rotates_then_picks_fastest)
     struct orth_sig sig = sig_of(1 << 20);
     double t[3] = { 0.3, 0.1, 0.2 };
     orth_sel_init(&s, 3, 3, 0.15);
-    /* rounds of one call per candidate; candidate 0 (3x slower than 1) sits
-     * out the last round */
-    int seq[8];
-    for (int i = 0; i < 8; i++)
+    /* one call per candidate: 2 (2x slower than 1) is dropped after its
+     * first call, 0 (3x) after its second (the pattern's first call pays
+     * first-use costs), then 1 is left */
+    int seq[5];
+    for (int i = 0; i < 5; i++)
         seq[i] = call(&s, &sig, t, NULL);
-    int want[8] = { 0, 1, 2, 0, 1, 2, 1, 2 };
-    for (int i = 0; i < 8; i++)
+    int want[5] = { 0, 1, 2, 0, 1 };
+    for (int i = 0; i < 5; i++)
         ck_assert_int_eq(seq[i], want[i]);
     for (int i = 0; i < 20; i++)
         ck_assert_int_eq(call(&s, &sig, t, NULL), 1);
@@ -100,8 +101,9 @@ START_TEST(deviation_triggers_reexamination_and_switch)
     struct orth_sig sig = sig_of(1 << 20);
     double t[2] = { 0.1, 0.2 };
     orth_sel_init(&s, 2, 3, 0.15);
-    for (int i = 0; i < 6; i++)
+    for (int i = 0; i < 2; i++)         /* 1 is dropped after its first call */
         call(&s, &sig, t, NULL);
+    ck_assert_int_eq(orth_sel_entry(&s, &sig)->phase, ORTH_CHOSEN);
     /* within the threshold: no re-examination */
     double t_ok[2] = { 0.11, 0.2 };
     for (int i = 0; i < 12; i++)
@@ -189,41 +191,119 @@ START_TEST(one_outlier_call_does_not_decide)
 {
     struct orth_sel s;
     struct orth_sig sig = sig_of(1 << 20);
-    double t[2][3] = { {0.1, 5.0, 0.1}, {0.19, 0.19, 0.19} };   /* candidate 0: one 50x call */
+    double t[2][3] = { {0.1, 5.0, 0.1}, {0.12, 0.12, 0.12} };   /* candidate 0: one 50x call */
     orth_sel_init(&s, 2, 3, 0.15);
     struct orth_entry *e = exam(&s, &sig, t, 6);
     ck_assert_int_eq(e->phase, ORTH_CHOSEN);
     ck_assert_int_eq(e->winner, 0);
-    ck_assert(e->tput[0] > 1.8 * e->tput[1] && e->tput[0] < 2.0 * e->tput[1]);
+    ck_assert(e->tput[0] > 1.19 * e->tput[1] && e->tput[0] < 1.21 * e->tput[1]);
     /* with two trials every call counts: the slow call decides */
     orth_sel_init(&s, 2, 2, 0.15);
     ck_assert_int_eq(exam(&s, &sig, t, 4)->winner, 1);
 }
 END_TEST
 
-/* a candidate 2x slower than another in all its calls but the slowest sits
- * out the last round; one slow first call does not put it out */
-START_TEST(hopeless_candidate_stops_early)
+/* a candidate whose fastest call is 1.5x slower than the examination's
+ * fastest is dropped after that call; the others go on; the examination
+ * ends when one is left */
+START_TEST(slow_candidate_dropped_after_one_call)
 {
     struct orth_sel s;
     struct orth_sig sig = sig_of(1 << 20);
-    double t[3] = { 0.1, 0.35, 0.15 };
+    double t[3] = { 0.1, 0.35, 0.14 };
     orth_sel_init(&s, 3, 3, 0.15);
-    int seq[8], want[8] = { 0, 1, 2, 0, 1, 2, 0, 2 };
-    for (int i = 0; i < 8; i++)
+    int seq[7], want[7] = { 0, 1, 2, 0, 2, 0, 2 };
+    for (int i = 0; i < 7; i++)
         seq[i] = call(&s, &sig, t, NULL);
-    for (int i = 0; i < 8; i++)
+    for (int i = 0; i < 7; i++)
         ck_assert_int_eq(seq[i], want[i]);
     struct orth_entry *e = orth_sel_entry(&s, &sig);
     ck_assert_int_eq(e->phase, ORTH_CHOSEN);
     ck_assert_int_eq(e->winner, 0);
+    ck_assert_int_eq(e->exam[1].n, 1);
     ck_assert(e->tput[1] > 0 && e->tput[1] < e->tput[2]);
-    /* candidate 1: a slow first call (first use), then fast: examined fully */
+    /* a later candidate can drop an earlier one: 1 goes after 2's call, 0
+     * after its second */
+    double u[3] = { 0.3, 0.25, 0.1 };
+    orth_sel_init(&s, 3, 3, 0.15);
+    for (int i = 0; i < 5; i++)
+        ck_assert_int_eq(call(&s, &sig, u, NULL), i < 3 ? i : 2 * (i - 3));
+    e = orth_sel_entry(&s, &sig);
+    ck_assert_int_eq(e->phase, ORTH_CHOSEN);
+    ck_assert_int_eq(e->winner, 2);
+    /* the price: a slow first call (first use) drops a candidate that would
+     * have won by 10% */
     double first[2][3] = { {0.1, 0.1, 0.1}, {0.9, 0.09, 0.09} };
     orth_sel_init(&s, 2, 3, 0.15);
-    e = exam(&s, &sig, first, 6);
-    ck_assert_int_eq(e->exam[1].n, 3);
-    ck_assert_int_eq(e->winner, 1);
+    for (int i = 0; i < 2; i++)
+        orth_sel_record(&s, orth_sel_entry(&s, &sig), i, (double) sig.bytes, first[i][0]);
+    e = orth_sel_entry(&s, &sig);
+    ck_assert_int_eq(e->exam[1].n, 1);
+    ck_assert_int_eq(e->winner, 0);
+    /* but the very first call of a new pattern does not drop its candidate:
+     * 0 gets a second call, and wins */
+    double cold[2][3] = { {0.9, 0.1, 0.1}, {0.12, 0.12, 0.12} };
+    orth_sel_init(&s, 2, 3, 0.15);
+    e = exam(&s, &sig, cold, 6);
+    ck_assert_int_eq(e->exam[0].n, 3);
+    ck_assert_int_eq(e->winner, 0);
+}
+END_TEST
+
+/* 2 candidates, 3 trials: the examination's 6 calls with times t; the entry */
+static struct orth_entry *examined(struct orth_sel *s, const struct orth_sig *sig,
+                                   const double *t)
+{
+    orth_sel_init(s, 2, 3, 0.15);
+    for (int i = 0; i < 6; i++)
+        call(s, sig, t, NULL);
+    return orth_sel_entry(s, sig);
+}
+
+/* a re-examination that keeps the winner doubles the monitoring window (up
+ * to 8 x trials); one that changes it resets the window */
+START_TEST(confirmed_winner_lengthens_window)
+{
+    struct orth_sel s;
+    struct orth_sig sig = sig_of(1 << 20);
+    double fast[2] = { 0.1, 0.12 }, dip[2] = { 0.2, 0.12 };
+    struct orth_entry *e = examined(&s, &sig, fast);
+    ck_assert_int_eq(e->winner, 0);
+    int want[5] = { 3, 6, 12, 24, 24 };
+    for (int k = 0; k < 5; k++) {
+        /* the winner dips for a whole window: a re-examination after
+         * exactly one window, which confirms the winner */
+        int n = 0, changed = 0;
+        while (!changed) {
+            call(&s, &sig, dip, &changed);
+            n++;
+        }
+        ck_assert_int_eq(n, want[k]);
+        for (int i = 0; i < 6; i++)
+            call(&s, &sig, fast, NULL);
+        ck_assert_int_eq(e->winner, 0);
+        ck_assert_int_eq(e->backoff, k < 3 ? k + 1 : 3);
+    }
+    /* a re-examination that changes the winner: the window is trials again */
+    double slow0[2] = { 0.3, 0.12 };
+    int changed = 0;
+    while (e->winner == 0)
+        call(&s, &sig, slow0, &changed);
+    ck_assert_int_eq(e->backoff, 0);
+}
+END_TEST
+
+/* a winner within the threshold of the runner-up is not re-examined on a
+ * dip that leaves it close to the runner-up (cold-read churn) */
+START_TEST(close_runner_up_no_churn)
+{
+    struct orth_sel s;
+    struct orth_sig sig = sig_of(1 << 20);
+    double t[2] = { 0.10, 0.11 }, noisy[2] = { 0.125, 0.11 };
+    examined(&s, &sig, t);
+    for (int i = 0; i < 60; i++)        /* 0.8 x its average, 0.88 x the runner-up */
+        call(&s, &sig, noisy, NULL);
+    ck_assert_int_eq(orth_sel_entry(&s, &sig)->reexams, 0);
 }
 END_TEST
 
@@ -323,7 +403,9 @@ Suite *orth_suite(void)
     tcase_add_test(tc, table_evicts_least_recently_used);
     tcase_add_test(tc, single_candidate_and_zero_time);
     tcase_add_test(tc, one_outlier_call_does_not_decide);
-    tcase_add_test(tc, hopeless_candidate_stops_early);
+    tcase_add_test(tc, slow_candidate_dropped_after_one_call);
+    tcase_add_test(tc, confirmed_winner_lengthens_window);
+    tcase_add_test(tc, close_runner_up_no_churn);
     tcase_add_test(tc, reduction_sums_max_and_detects_disagreement);
     tcase_add_test(tc, digest_changes_with_the_state);
     tcase_add_test(tc, table_round_trip);
