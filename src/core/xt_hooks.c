@@ -113,7 +113,8 @@ void ADIOI_Xt_set_info(ADIO_File fd, MPI_Info users_info)
         at_open = 1;
     }
     xt_info_apply(fd, xt_file(fd), users_info, at_open);
-    xt_info_publish(fd, xt_file(fd));
+    if (!at_open)               /* at open, ADIOI_Xt_open publishes (with the layers) */
+        xt_info_publish(fd, xt_file(fd));
 }
 
 /* one layer's table: its own ops over the table below */
