@@ -23,7 +23,7 @@ struct ads_state {
     int direct;             /* POSIX descriptor right below us: preadv/pwritev */
     char *scratch;          /* holes and read-modify-write windows */
     int64_t scratch_len;
-    struct ads_piece *pieces;   /* one window's pieces */
+    struct ads_seg *pieces;     /* one window's pieces, as segments */
 };
 
 extern const struct xt_layer ads_layer;

@@ -30,8 +30,8 @@ struct ads_call {
     struct ads_state *st;
     int is_write;
     struct ads_plan plan;
-    struct ads_piece *pieces;       /* the current window's, ADS_WINDOW_PIECES at most */
-    int np;
+    struct ads_seg *segs;           /* the current window's, ADS_WINDOW_PIECES at most */
+    int nseg;
     int64_t ctr[ADS_NCOUNTERS];
 };
 
@@ -163,6 +163,37 @@ static char *scratch(struct ads_state *st, int64_t len)
 
 /* --- windows ------------------------------------------------------------- */
 
+/* memcpy of n pieces of len bytes, dst and src each going on by its stride;
+ * the usual tiny lengths get a loop with the length known at compile time */
+#define ADS_COPY_LOOP(L) for (int64_t k = 0; k < n; k++, d += ds, s += ss) memcpy(d, s, L)
+static void copy_pieces(char *d, int64_t ds, const char *s, int64_t ss, int64_t len, int64_t n)
+{
+    switch (len) {
+    case 4: ADS_COPY_LOOP(4); break;
+    case 8: ADS_COPY_LOOP(8); break;
+    case 16: ADS_COPY_LOOP(16); break;
+    case 32: ADS_COPY_LOOP(32); break;
+    case 64: ADS_COPY_LOOP(64); break;
+    case 128: ADS_COPY_LOOP(128); break;
+    default: ADS_COPY_LOOP(len); break;
+    }
+}
+
+/* pieces of segment g that lie in the first got bytes of the window from
+ * start, copied out; the piece cut by got in part */
+static void copy_seg_out(const struct ads_seg *g, const char *b, int64_t start, int64_t got)
+{
+    int64_t first = g->off - start, whole = g->count;
+    if (first + (whole - 1) * g->stride + g->len > got)      /* cut by the end of file */
+        whole = got - first >= g->len ? (got - first - g->len) / g->stride + 1 : 0;
+    copy_pieces(at(g->mem), g->mstride, b + first, g->stride, g->len, whole);
+    if (whole < g->count) {
+        int64_t n = got - (first + whole * g->stride);
+        if (n > 0)
+            memcpy(at(g->mem + whole * g->mstride), b + first + whole * g->stride, n);
+    }
+}
+
 /* the window through the scratch buffer: read it (reads and read-modify-
  * write) and copy pieces out, or copy pieces in and write it */
 static int copy_window(struct ads_call *c, const struct ads_window *w)
@@ -170,7 +201,7 @@ static int copy_window(struct ads_call *c, const struct ads_window *w)
     int64_t len = w->end - w->start, got = len;
     int fd = c->fd->fd_sys;
     char *b = scratch(c->st, len);
-    const struct ads_piece *p = c->pieces, *end = c->pieces + c->np;
+    const struct ads_seg *g = c->segs, *end = c->segs + c->nseg;
     if (!b)
         return ENOMEM;
     if (!c->is_write || w->holes) {
@@ -180,16 +211,13 @@ static int copy_window(struct ads_call *c, const struct ads_window *w)
         xt_note_request(c->fd, 0, len);
     }
     if (!c->is_write) {
-        for (; p < end; p++) {      /* bytes past the end of file stay untouched */
-            int64_t n = got - (p->off - w->start);
-            if (n > 0)
-                memcpy(at(p->mem), b + (p->off - w->start), n < p->len ? n : p->len);
-        }
+        for (; g < end; g++)        /* bytes past the end of file stay untouched */
+            copy_seg_out(g, b, w->start, got);
         return 0;
     }
     memset(b + got, 0, len - got);      /* holes past the end of file */
-    for (; p < end; p++)
-        memcpy(b + (p->off - w->start), at(p->mem), p->len);
+    for (; g < end; g++)
+        copy_pieces(b + (g->off - w->start), g->stride, at(g->mem), g->mstride, g->len, g->count);
     c->ctr[ADS_C_RMW] += w->holes > 0;
     xt_note_request(c->fd, 1, len);
     int rc = whole_io(fd, b, len, w->start, 1) < 0 ? errno : 0;
@@ -207,23 +235,24 @@ static int vector_window(struct ads_call *c, const struct ads_window *w)
     int n = 0;
     if (w->holes && !junk)
         return ENOMEM;
-    for (int k = 0; k < c->np; k++) {
-        const struct ads_piece p = c->pieces[k];
-        if (n + 2 > ADS_IOV) {
-            xt_note_request(c->fd, c->is_write, cur - batch);
-            done = vec_io(c->fd->fd_sys, iov, n, batch, c->is_write);
-            if (done < 0)
-                return errno;
-            if (done < cur - batch)
-                return 0;       /* end of file */
-            batch = cur;
-            n = 0;
+    for (const struct ads_seg *s = c->segs; s < c->segs + c->nseg; s++)
+        for (int64_t k = 0; k < s->count; k++) {
+            int64_t off = s->off + k * s->stride;
+            if (n + 2 > ADS_IOV) {
+                xt_note_request(c->fd, c->is_write, cur - batch);
+                done = vec_io(c->fd->fd_sys, iov, n, batch, c->is_write);
+                if (done < 0)
+                    return errno;
+                if (done < cur - batch)
+                    return 0;       /* end of file */
+                batch = cur;
+                n = 0;
+            }
+            if (off > cur)
+                iov[n++] = (struct iovec) {junk, (size_t) (off - cur)};
+            iov[n++] = (struct iovec) {at(s->mem + k * s->mstride), (size_t) s->len};
+            cur = off + s->len;
         }
-        if (p.off > cur)
-            iov[n++] = (struct iovec) {junk, (size_t) (p.off - cur)};
-        iov[n++] = (struct iovec) {at(p.mem), (size_t) p.len};
-        cur = p.off + p.len;
-    }
     if (w->end > cur)
         iov[n++] = (struct iovec) {junk, (size_t) (w->end - cur)};
     if (n)
@@ -244,7 +273,7 @@ static int issue(struct ads_call *c)
     c->ctr[ADS_C_WINDOWS]++;
     c->ctr[c->is_write ? ADS_C_WRITE_BYTES : ADS_C_READ_BYTES] += w.end - w.start;
     c->ctr[ADS_C_USEFUL_BYTES] += w.data;
-    c->np = 0;
+    c->nseg = 0;
     return rc;
 }
 
@@ -252,17 +281,28 @@ static int issue(struct ads_call *c)
 static int run(struct ads_call *c, const struct ads_views *v, int64_t fpos, int64_t bytes)
 {
     struct ads_piece_iter it;
-    struct ads_piece p;
+    struct ads_seg s;
     int rc = 0;
     ads_piece_begin(&it, &v->file, fpos, &v->mem, 0, bytes);
-    while (rc == 0 && ads_piece_next(&it, &p)) {
-        if (!ads_plan_join(&c->plan, p.off, p.len)) {
-            rc = issue(c);
-            ads_plan_start(&c->plan, p.off, p.len);
+    while (rc == 0 && ads_seg_next(&it, &s, ADS_WINDOW_PIECES)) {
+        int64_t k = ads_plan_join_run(&c->plan, s.off, s.len, s.stride, s.count);
+        while (rc == 0 && s.count > 0) {
+            if (k > 0) {
+                c->segs[c->nseg] = s;
+                c->segs[c->nseg++].count = k;
+            }
+            s.off += k * s.stride;
+            s.mem += k * s.mstride;
+            s.count -= k;
+            if (s.count > 0) {      /* the next piece does not join */
+                rc = issue(c);
+                ads_plan_start(&c->plan, s.off, s.len);
+                k = 1 + ads_plan_join_run(&c->plan, s.off + s.stride, s.len, s.stride,
+                                          s.count - 1);
+            }
         }
-        c->pieces[c->np++] = p;
     }
-    if (rc == 0 && c->np)
+    if (rc == 0 && c->nseg)
         rc = issue(c);
     c->ctr[ADS_C_THROUGH] += c->plan.through;
     c->ctr[ADS_C_SPLIT] += c->plan.split;
@@ -316,12 +356,12 @@ static int strided_call(ADIO_File fd, struct ads_state *st, const struct ads_vie
     struct ads_costs costs[2];
     struct ads_probe pr;
     if (!st->pieces)
-        st->pieces = malloc(ADS_WINDOW_PIECES * sizeof(struct ads_piece));
+        st->pieces = malloc(ADS_WINDOW_PIECES * sizeof(struct ads_seg));
     if (!c || !st->pieces) {
         free(c);
         return ENOMEM;
     }
-    *c = (struct ads_call) {.fd = fd, .st = st, .is_write = is_write, .pieces = st->pieces};
+    *c = (struct ads_call) {.fd = fd, .st = st, .is_write = is_write, .segs = st->pieces};
     if (lock)
         ADIOI_WRITE_LOCK(fd, lo, SEEK_SET, hi - lo);
     plan_call(c, lo, hi, holes, costs, &pr);
