@@ -124,7 +124,10 @@ static int64_t vec_io(int fd, struct iovec *iov, int n, int64_t off, int is_writ
 {
     int64_t done = 0;
     while (n > 0) {
-        ssize_t k = is_write ? pwritev(fd, iov, n, off + done) : preadv(fd, iov, n, off + done);
+        ssize_t k = n > 1 ? (is_write ? pwritev(fd, iov, n, off + done)
+                             : preadv(fd, iov, n, off + done))
+            : is_write ? pwrite(fd, iov->iov_base, iov->iov_len, off + done)  /* cheaper */
+            : pread(fd, iov->iov_base, iov->iov_len, off + done);
         if (k < 0 && errno == EINTR)
             continue;
         if (k < 0)
@@ -266,7 +269,8 @@ static int vector_window(struct ads_call *c, const struct ads_window *w)
 static int issue(struct ads_call *c)
 {
     struct ads_window w = ads_plan_window(&c->plan);
-    int small = w.data < (int64_t) ADS_COPY_BELOW * w.npieces;
+    /* one piece goes straight to the user's buffer: nothing to gather */
+    int small = w.npieces > 1 && w.data < (int64_t) ADS_COPY_BELOW * w.npieces;
     int64_t max = c->plan.warm.max_window;
     int rc = (w.holes && c->is_write) || (small && w.end - w.start <= max)
         ? copy_window(c, &w) : vector_window(c, &w);
@@ -352,16 +356,14 @@ static int strided_call(ADIO_File fd, struct ads_state *st, const struct ads_vie
     int holes = hi - lo > bytes;
     /* other writers' read-modify-writes could overlap ours, and ours theirs */
     int lock = is_write && (holes || xt_file(fd)->nprocs > 1);
-    struct ads_call *c = calloc(1, sizeof(*c));
+    struct ads_call call = {.fd = fd, .st = st, .is_write = is_write}, *c = &call;
     struct ads_costs costs[2];
     struct ads_probe pr;
     if (!st->pieces)
         st->pieces = malloc(ADS_WINDOW_PIECES * sizeof(struct ads_seg));
-    if (!c || !st->pieces) {
-        free(c);
+    if (!st->pieces)
         return ENOMEM;
-    }
-    *c = (struct ads_call) {.fd = fd, .st = st, .is_write = is_write, .segs = st->pieces};
+    c->segs = st->pieces;
     if (lock)
         ADIOI_WRITE_LOCK(fd, lo, SEEK_SET, hi - lo);
     plan_call(c, lo, hi, holes, costs, &pr);
@@ -372,7 +374,6 @@ static int strided_call(ADIO_File fd, struct ads_state *st, const struct ads_vie
     for (int k = 0; k < ADS_NCOUNTERS; k++)
         if (c->ctr[k])
             xt_count(fd, &ads_layer, k, c->ctr[k]);
-    free(c);
     return rc;
 }
 
