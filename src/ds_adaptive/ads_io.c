@@ -7,6 +7,8 @@
  *    the user's buffer, holes of reads going to a scratch buffer;
  *  - windows of small pieces, and read-modify-write windows: one pread or
  *    pwrite of the whole window through the scratch buffer, and memcpy.
+ * With a layer below that must see every request (the E10 cache), read
+ * windows go through its contiguous calls instead of ROMIO's own sieving.
  * A write call holds one write lock over its extent, so that no other
  * process's read-modify-write can lose its bytes (or it lose theirs). */
 #define _GNU_SOURCE
@@ -154,6 +156,39 @@ static int64_t whole_io(int fd, void *buf, int64_t len, int64_t off, int is_writ
     return vec_io(fd, &iov, 1, off, is_write);
 }
 
+/* one contiguous request through the layers below: bytes moved, or -1 */
+static int64_t lower_io(ADIO_File fd, void *buf, int64_t len, int64_t off, int is_write)
+{
+    ADIO_Status st;
+    int err, n = 0;
+    const ADIOI_Fns *lo = xt_lower(fd, &ads_layer);
+    int64_t handled = xt_file(fd)->handled;     /* a layer below notes what it absorbs */
+    if (is_write)
+        lo->ADIOI_xxx_WriteContig(fd, buf, (int) len, MPI_BYTE, ADIO_EXPLICIT_OFFSET, off, &st,
+                                  &err);
+    else
+        lo->ADIOI_xxx_ReadContig(fd, buf, (int) len, MPI_BYTE, ADIO_EXPLICIT_OFFSET, off, &st,
+                                 &err);
+    if (err != MPI_SUCCESS) {
+        errno = EIO;
+        return -1;
+    }
+    MPI_Get_count(&st, MPI_BYTE, &n);
+    if (xt_file(fd)->handled == handled)
+        xt_note_request(fd, is_write, len);
+    return n;
+}
+
+/* one window-sized request, noted for the stats: straight to the
+ * descriptor, or through the layers below */
+static int64_t win_io(struct ads_call *c, void *buf, int64_t len, int64_t off, int is_write)
+{
+    if (c->st->via_lower)
+        return lower_io(c->fd, buf, len, off, is_write);
+    xt_note_request(c->fd, is_write, len);
+    return whole_io(c->fd->fd_sys, buf, len, off, is_write);
+}
+
 static char *scratch(struct ads_state *st, int64_t len)
 {
     if (st->scratch_len < len) {
@@ -202,16 +237,14 @@ static void copy_seg_out(const struct ads_seg *g, const char *b, int64_t start, 
 static int copy_window(struct ads_call *c, const struct ads_window *w)
 {
     int64_t len = w->end - w->start, got = len;
-    int fd = c->fd->fd_sys;
     char *b = scratch(c->st, len);
     const struct ads_seg *g = c->segs, *end = c->segs + c->nseg;
     if (!b)
         return ENOMEM;
     if (!c->is_write || w->holes) {
-        got = whole_io(fd, b, len, w->start, 0);
+        got = win_io(c, b, len, w->start, 0);
         if (got < 0)
             return errno;
-        xt_note_request(c->fd, 0, len);
     }
     if (!c->is_write) {
         for (; g < end; g++)        /* bytes past the end of file stay untouched */
@@ -222,9 +255,9 @@ static int copy_window(struct ads_call *c, const struct ads_window *w)
     for (; g < end; g++)
         copy_pieces(b + (g->off - w->start), g->stride, at(g->mem), g->mstride, g->len, g->count);
     c->ctr[ADS_C_RMW] += w->holes > 0;
-    xt_note_request(c->fd, 1, len);
-    int rc = whole_io(fd, b, len, w->start, 1) < 0 ? errno : 0;
-    xt_wrote(c->fd, w->start, len);     /* layers caching this file drop it */
+    int rc = win_io(c, b, len, w->start, 1) < 0 ? errno : 0;
+    if (!c->st->via_lower)
+        xt_wrote(c->fd, w->start, len);     /* layers caching this file drop it */
     return rc;
 }
 
@@ -266,6 +299,21 @@ static int vector_window(struct ads_call *c, const struct ads_window *w)
     return done < 0 ? errno : 0;
 }
 
+/* a window without holes through the layers below, piece by piece */
+static int lower_window(struct ads_call *c)
+{
+    for (const struct ads_seg *s = c->segs; s < c->segs + c->nseg; s++)
+        for (int64_t k = 0; k < s->count; k++) {
+            int64_t n = lower_io(c->fd, at(s->mem + k * s->mstride), s->len,
+                                 s->off + k * s->stride, c->is_write);
+            if (n < 0)
+                return errno;
+            if (n < s->len)
+                return 0;       /* end of file */
+        }
+    return 0;
+}
+
 static int issue(struct ads_call *c)
 {
     struct ads_window w = ads_plan_window(&c->plan);
@@ -273,7 +321,8 @@ static int issue(struct ads_call *c)
     int small = w.npieces > 1 && w.data < (int64_t) ADS_COPY_BELOW * w.npieces;
     int64_t max = c->plan.warm.max_window;
     int rc = (w.holes && c->is_write) || (small && w.end - w.start <= max)
-        ? copy_window(c, &w) : vector_window(c, &w);
+        ? copy_window(c, &w) : !c->st->via_lower ? vector_window(c, &w)
+        : w.holes ? copy_window(c, &w) : lower_window(c);
     c->ctr[ADS_C_WINDOWS]++;
     c->ctr[c->is_write ? ADS_C_WRITE_BYTES : ADS_C_READ_BYTES] += w.end - w.start;
     c->ctr[ADS_C_USEFUL_BYTES] += w.data;
@@ -315,11 +364,14 @@ static int run(struct ads_call *c, const struct ads_views *v, int64_t fpos, int6
 
 /* --- the call ------------------------------------------------------------ */
 
-/* calls left to the layer below: no POSIX descriptor, atomic mode (stock
- * ROMIO locks the whole access), nothing to move */
-static int delegate(ADIO_File fd, struct ads_state *st, int64_t bytes)
+/* calls left to the layer below: a file system other than plain POSIX,
+ * atomic mode (stock ROMIO locks the whole access), nothing to move; and
+ * writes over a write-behind cache, which takes ROMIO's read-modify-write
+ * straight to the file (through its contiguous calls, other processes'
+ * cached bytes would be missed) */
+static int delegate(ADIO_File fd, struct ads_state *st, int64_t bytes, int is_write)
 {
-    return !st->direct || fd->atomicity || bytes == 0;
+    return !(st->direct || (st->via_lower && !is_write)) || fd->atomicity || bytes == 0;
 }
 
 /* the planner for this call: warm and cold costs; the page cache is looked
@@ -386,7 +438,7 @@ void ads_strided(ADIO_File fd, void *buf, int count, MPI_Datatype dt, int fpt,
     struct ads_views v;
     int64_t bytes = xt_bytes(count, dt);
     xt_count(fd, &ads_layer, ADS_C_CALLS, 1);
-    if (delegate(fd, st, bytes) || views_init(&v, fd, buf, dt, bytes) != 0) {
+    if (delegate(fd, st, bytes, is_write) || views_init(&v, fd, buf, dt, bytes) != 0) {
         xt_count(fd, &ads_layer, ADS_C_DELEGATED, 1);
         if (is_write)
             lower->ADIOI_xxx_WriteStrided(fd, buf, count, dt, fpt, offset, status, error_code);

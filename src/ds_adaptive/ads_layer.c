@@ -68,6 +68,7 @@ static int ads_open(ADIO_File fd, void *state)
     if (!st->method)
         st->method = ads_method_find("adaptive");
     st->direct = xt_direct_io_ok(fd, &ads_layer) && xt_fs_has(fd, XT_FS_PLAIN_RW);
+    st->via_lower = !st->direct && xt_fs_has(fd, XT_FS_PLAIN_RW);
     st->align = alignment(fd);
     ads_calibrate(fd, st);
     return 0;

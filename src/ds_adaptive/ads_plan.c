@@ -63,6 +63,7 @@ static int decide_run(struct ads_plan *p, int64_t gap, int64_t len, int64_t n)
 void ads_plan_start(struct ads_plan *p, int64_t off, int64_t len)
 {
     p->w = (struct ads_window) {.start = off, .end = off + len, .npieces = 1, .data = len};
+    p->tail_end = 0;
 }
 
 int ads_plan_join(struct ads_plan *p, int64_t off, int64_t len)
@@ -76,9 +77,16 @@ int ads_plan_join(struct ads_plan *p, int64_t off, int64_t len)
     if (gap < 0 || w->npieces >= p->max_pieces)
         return 0;
     if (gap > 0 || w->holes > 0) {
-        /* a window with holes is buffered: it must fit */
-        if (off + len - w->start > p->warm.max_window)
+        /* a window with holes is buffered: it must fit.  A read cut here only
+         * by the buffer reads on up to the next piece (or the buffer's end)
+         * when the method would go through the gap: the stream stays
+         * sequential for the kernel's read-ahead. */
+        if (off + len - w->start > p->warm.max_window) {
+            if (gap > 0 && !p->warm.is_write && decide(p, gap, len))
+                p->tail_end = off < w->start + p->warm.max_window ? off
+                    : w->start + p->warm.max_window;
             return 0;
+        }
         if (gap > 0) {
             if (!decide(p, gap, len)) {
                 p->split++;
@@ -127,13 +135,20 @@ int64_t ads_plan_join_run(struct ads_plan *p, int64_t off, int64_t len, int64_t 
     w->data += m * len;
     w->npieces += (int) m;
     p->through += gap > 0 ? m : 0;
-    return k + m;
+    /* the next piece is refused by the limits: offered as a piece it notes
+     * where the window may end */
+    for (k += m; k < n; k++)
+        if (!ads_plan_join(p, off + k * stride, len))
+            break;
+    return k;
 }
 
 struct ads_window ads_plan_window(const struct ads_plan *p)
 {
     struct ads_window w = p->w;
     int64_t end = p->m->end(&p->warm, &w);
+    if (p->tail_end > end)
+        end = p->tail_end;
     if (end > w.end) {
         w.holes += end - w.end;
         w.end = end;

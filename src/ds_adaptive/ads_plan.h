@@ -70,6 +70,7 @@ struct ads_plan {
     void *arg;
     int max_pieces;
     struct ads_window w;
+    int64_t tail_end;           /* reads: where a window cut only by the buffer may end */
     int64_t through, split;    /* decisions taken on gaps */
     int probed;
 };

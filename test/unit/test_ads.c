@@ -155,6 +155,25 @@ START_TEST(buffer_bounds_windows_with_holes)
     ck_assert(ads_plan_join(&p, 0, 10));
     ck_assert(ads_plan_join(&p, 50, 10));
     ck_assert(!ads_plan_join(&p, 95, 10));      /* would end at 105 > 100 */
+    /* a read cut only by the buffer reads on to the next piece (the kernel
+     * sees one sequential stream); a write, or a gap split, does not */
+    ads_plan_init(&p, ads_method_find("extent"), &x, NULL, NULL, NULL, 500);
+    ck_assert(ads_plan_join(&p, 0, 10) && ads_plan_join(&p, 50, 10));
+    ck_assert(!ads_plan_join(&p, 95, 10));
+    ck_assert_int_eq(ads_plan_window(&p).end, 95);
+    ck_assert_int_eq(ads_plan_window(&p).holes, 75);
+    ads_plan_start(&p, 95, 10);
+    ck_assert_int_eq(ads_plan_window(&p).end, 105);
+    x.is_write = 1;
+    ads_plan_init(&p, ads_method_find("extent"), &x, NULL, NULL, NULL, 500);
+    ck_assert(ads_plan_join(&p, 0, 10) && ads_plan_join(&p, 50, 10));
+    ck_assert(!ads_plan_join(&p, 95, 10));
+    ck_assert_int_eq(ads_plan_window(&p).end, 60);
+    x.is_write = 0;
+    ads_plan_init(&p, ads_method_find("naive"), &x, NULL, NULL, NULL, 500);
+    ck_assert(ads_plan_join(&p, 0, 10));
+    ck_assert(!ads_plan_join(&p, 200, 10));
+    ck_assert_int_eq(ads_plan_window(&p).end, 10);
     /* contiguous pieces without holes are not bounded by the buffer */
     ads_plan_init(&p, ads_method_find("naive"), &x, NULL, NULL, NULL, 500);
     ck_assert(ads_plan_join(&p, 0, 80));
