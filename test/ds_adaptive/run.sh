@@ -75,28 +75,6 @@ combined_case() {
     ROMIO_HINTS=$out/pf.hints timeout 600 "$mpiexec" -n 2 ./t_ads "$out" quick
 }
 run with-prefetch-np2 combined_case
-# with the E10 cache below: ds_adaptive sends its read windows through the
-# cache's contiguous calls (no longer ROMIO's sieving), writes go to ROMIO's
-# sieving (the cache takes it straight to the file); byte-identical to stock.
-# 1 rank: with 2, interleaved independent writes under the cache differ from
-# stock already without ds_adaptive (ROMIO sieving vs naive), see issue 15 notes
-e10_case() {
-    mkdir -p "$out/e10"
-    printf 'e10_cache enable\ne10_cache_path %s\n' "$out/e10" > "$out/e10.hints"
-    rm -f "$out/e10.json"
-    ROMIO_HINTS=$out/e10.hints ROMIO_XT_STATS=1 ROMIO_XT_STATS_FILE=$out/e10.json \
-        timeout 600 "$mpiexec" -n 1 ./t_ads "$out" tiny || return 1
-    python3 - "$out/e10.json" <<'PY'
-import json, sys
-rs = [json.loads(l) for l in open(sys.argv[1])]
-a = [r["features"]["ds_adaptive"] for r in rs
-     if "nvm_cache" in r["layers"] and "ds_adaptive" in r["layers"]]
-assert a and sum(x["windows"] for x in a) > 0 and sum(x["bytes_read"] for x in a) > 0, a[:3]
-assert sum(x["bytes_written"] for x in a) == 0, a[:3]      # writes: delegated
-print(len(a), "files with the cache below; windows", sum(x["windows"] for x in a))
-PY
-}
-run with-e10-cache-np1 e10_case
 # and within one open: the prefetch cache hears of ds_adaptive's own writes
 run prefetch-sees-direct-writes mpirun 1 ./t_ads_pf "$out/adspf.dat"
 
