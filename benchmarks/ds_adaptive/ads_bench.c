@@ -1,5 +1,7 @@
 /* Noncontiguous sweep for adaptive data sieving (1 rank).
  *   ads_bench --dir DIR [--reps N] [--data-budget BYTES] [--extent-budget BYTES]
+ *             [--min-pieces N] [--datas A,B,..] [--holes A,B,..] [--modes M,..]
+ *             [--variants V,..]   (reduced grids for development)
  * For every (data, hole) cell of a vector file view: a write (file evicted
  * from the page cache first, MPI_File_sync included), a warm read and a cold
  * read (file evicted first), each under every variant in turn (stock
@@ -16,11 +18,15 @@
 #include <string.h>
 #include <unistd.h>
 
-static const long long datas[] = { 8, 64, 512, 4096, 32768, 262144, 1048576 };
-static const long long holes[] = { 0, 8, 64, 512, 4096, 32768, 262144, 1048576, 4194304 };
-enum { NDATA = 7, NHOLE = 9 };
+enum { MAXAXIS = 16 };
+static long long datas[MAXAXIS] = { 8, 64, 512, 4096, 32768, 262144, 1048576 };
+static long long holes[MAXAXIS] = { 0, 8, 64, 512, 4096, 32768, 262144, 1048576, 4194304 };
+static int ndata = 7, nhole = 9;
 
-static long long data_budget = 1 << 20, extent_budget = 64 << 20;
+/* each call moves min(data budget, extent budget) worth of the pattern, but
+ * at least min_pieces pieces (within the extent budget): a cell of one
+ * piece has nothing to sieve */
+static long long data_budget = 1 << 20, extent_budget = 64 << 20, min_pieces = 8;
 
 static const struct variant {
     const char *name, *ds, *method;
@@ -83,6 +89,8 @@ static void evict(const char *path)
 static long long pieces(long long data, long long hole)
 {
     long long n = data_budget / data, m = extent_budget / (data + hole);
+    if (n < min_pieces)
+        n = min_pieces;
     n = n < m ? n : m;
     return n > 0 ? n : 1;
 }
@@ -146,6 +154,27 @@ static void run_one(const char *path, const struct variant *var, const char *mod
 }
 
 static const char *const modes[] = { "write", "read_warm", "read_cold" };
+static int mode_on[3] = { 1, 1, 1 }, variant_on[NVARIANTS];
+
+/* "a,b,c" -> numbers; returns how many */
+static int parse_list(const char *arg, long long *out)
+{
+    int n = 0;
+    for (const char *p = arg; *p && n < MAXAXIS; p = strchr(p, ',') ? strchr(p, ',') + 1 : "")
+        out[n++] = atoll(p);
+    return n;
+}
+
+/* "a,b" -> on[k] set for the names in it */
+static void parse_names(const char *arg, const char *const *names, size_t stride, int n, int *on)
+{
+    for (int k = 0; k < n; k++) {
+        const char *name = *(const char *const *) ((const char *) names + k * stride);
+        size_t len = strlen(name);
+        const char *p = strstr(arg, name);
+        on[k] = p && (p == arg || p[-1] == ',') && (p[len] == ',' || p[len] == 0);
+    }
+}
 
 int main(int argc, char **argv)
 {
@@ -157,17 +186,34 @@ int main(int argc, char **argv)
         else if (!strcmp(argv[a], "--reps")) reps = atoi(argv[a + 1]);
         else if (!strcmp(argv[a], "--data-budget")) data_budget = atoll(argv[a + 1]);
         else if (!strcmp(argv[a], "--extent-budget")) extent_budget = atoll(argv[a + 1]);
+        else if (!strcmp(argv[a], "--min-pieces")) min_pieces = atoll(argv[a + 1]);
+        else if (!strcmp(argv[a], "--datas")) ndata = parse_list(argv[a + 1], datas);
+        else if (!strcmp(argv[a], "--holes")) nhole = parse_list(argv[a + 1], holes);
+        else if (!strcmp(argv[a], "--modes"))
+            parse_names(argv[a + 1], modes, sizeof(modes[0]), 3, mode_on);
+        else if (!strcmp(argv[a], "--variants"))
+            parse_names(argv[a + 1], &variants[0].name, sizeof(variants[0]), NVARIANTS,
+                        variant_on);
     }
+    int any = 0;
+    for (int v = 0; v < NVARIANTS; v++)
+        any |= variant_on[v];
+    for (int v = 0; v < NVARIANTS; v++)
+        variant_on[v] |= !any;      /* all by default */
     char path[4096];
     snprintf(path, sizeof(path), "%s/ads-dense.dat", dir);
     make_dense(path, extent_budget + (8 << 20));
-    unsigned char *buf = malloc(data_budget + (1 << 20));
-    for (int d = 0; d < NDATA; d++)
-        for (int h = 0; h < NHOLE; h++)
+    long long maxdata = 0;
+    for (int d = 0; d < ndata; d++)
+        maxdata = datas[d] > maxdata ? datas[d] : maxdata;
+    unsigned char *buf = malloc(data_budget + min_pieces * maxdata + (1 << 20));
+    for (int d = 0; d < ndata; d++)
+        for (int h = 0; h < nhole; h++)
             for (int m = 0; m < 3; m++)
                 for (int r = 0; r < reps; r++)
                     for (int v = 0; v < NVARIANTS; v++)
-                        run_one(path, &variants[v], modes[m], datas[d], holes[h], r, buf);
+                        if (mode_on[m] && variant_on[v])
+                            run_one(path, &variants[v], modes[m], datas[d], holes[h], r, buf);
     unlink(path);
     free(buf);
     MPI_Finalize();

@@ -21,9 +21,11 @@ struct ads_state {
     int cal_source;
     int64_t align;          /* stripe size, or the file system's block size */
     int direct;             /* POSIX descriptor right below us: preadv/pwritev */
+    int via_lower;          /* else a layer below must see every request (a cache):
+                             * read windows go through its contiguous calls */
     char *scratch;          /* holes and read-modify-write windows */
     int64_t scratch_len;
-    struct ads_piece *pieces;   /* one window's pieces */
+    struct ads_seg *pieces;     /* one window's pieces, as segments */
 };
 
 extern const struct xt_layer ads_layer;

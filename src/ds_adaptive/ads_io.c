@@ -7,6 +7,8 @@
  *    the user's buffer, holes of reads going to a scratch buffer;
  *  - windows of small pieces, and read-modify-write windows: one pread or
  *    pwrite of the whole window through the scratch buffer, and memcpy.
+ * With a layer below that must see every request (the E10 cache), read
+ * windows go through its contiguous calls instead of ROMIO's own sieving.
  * A write call holds one write lock over its extent, so that no other
  * process's read-modify-write can lose its bytes (or it lose theirs). */
 #define _GNU_SOURCE
@@ -30,8 +32,8 @@ struct ads_call {
     struct ads_state *st;
     int is_write;
     struct ads_plan plan;
-    struct ads_piece *pieces;       /* the current window's, ADS_WINDOW_PIECES at most */
-    int np;
+    struct ads_seg *segs;           /* the current window's, ADS_WINDOW_PIECES at most */
+    int nseg;
     int64_t ctr[ADS_NCOUNTERS];
 };
 
@@ -124,7 +126,10 @@ static int64_t vec_io(int fd, struct iovec *iov, int n, int64_t off, int is_writ
 {
     int64_t done = 0;
     while (n > 0) {
-        ssize_t k = is_write ? pwritev(fd, iov, n, off + done) : preadv(fd, iov, n, off + done);
+        ssize_t k = n > 1 ? (is_write ? pwritev(fd, iov, n, off + done)
+                             : preadv(fd, iov, n, off + done))
+            : is_write ? pwrite(fd, iov->iov_base, iov->iov_len, off + done)  /* cheaper */
+            : pread(fd, iov->iov_base, iov->iov_len, off + done);
         if (k < 0 && errno == EINTR)
             continue;
         if (k < 0)
@@ -151,6 +156,39 @@ static int64_t whole_io(int fd, void *buf, int64_t len, int64_t off, int is_writ
     return vec_io(fd, &iov, 1, off, is_write);
 }
 
+/* one contiguous request through the layers below: bytes moved, or -1 */
+static int64_t lower_io(ADIO_File fd, void *buf, int64_t len, int64_t off, int is_write)
+{
+    ADIO_Status st;
+    int err, n = 0;
+    const ADIOI_Fns *lo = xt_lower(fd, XT_LAYER_ads);
+    int64_t handled = xt_file(fd)->handled;     /* a layer below notes what it absorbs */
+    if (is_write)
+        lo->ADIOI_xxx_WriteContig(fd, buf, (int) len, MPI_BYTE, ADIO_EXPLICIT_OFFSET, off, &st,
+                                  &err);
+    else
+        lo->ADIOI_xxx_ReadContig(fd, buf, (int) len, MPI_BYTE, ADIO_EXPLICIT_OFFSET, off, &st,
+                                 &err);
+    if (err != MPI_SUCCESS) {
+        errno = EIO;
+        return -1;
+    }
+    MPI_Get_count(&st, MPI_BYTE, &n);
+    if (xt_file(fd)->handled == handled)
+        xt_note_request(fd, is_write, len);
+    return n;
+}
+
+/* one window-sized request, noted for the stats: straight to the
+ * descriptor, or through the layers below */
+static int64_t win_io(struct ads_call *c, void *buf, int64_t len, int64_t off, int is_write)
+{
+    if (c->st->via_lower)
+        return lower_io(c->fd, buf, len, off, is_write);
+    xt_note_request(c->fd, is_write, len);
+    return whole_io(c->fd->fd_sys, buf, len, off, is_write);
+}
+
 static char *scratch(struct ads_state *st, int64_t len)
 {
     if (st->scratch_len < len) {
@@ -163,37 +201,63 @@ static char *scratch(struct ads_state *st, int64_t len)
 
 /* --- windows ------------------------------------------------------------- */
 
+/* memcpy of n pieces of len bytes, dst and src each going on by its stride;
+ * the usual tiny lengths get a loop with the length known at compile time */
+#define ADS_COPY_LOOP(L) for (int64_t k = 0; k < n; k++, d += ds, s += ss) memcpy(d, s, L)
+static void copy_pieces(char *d, int64_t ds, const char *s, int64_t ss, int64_t len, int64_t n)
+{
+    switch (len) {
+    case 4: ADS_COPY_LOOP(4); break;
+    case 8: ADS_COPY_LOOP(8); break;
+    case 16: ADS_COPY_LOOP(16); break;
+    case 32: ADS_COPY_LOOP(32); break;
+    case 64: ADS_COPY_LOOP(64); break;
+    case 128: ADS_COPY_LOOP(128); break;
+    default: ADS_COPY_LOOP(len); break;
+    }
+}
+
+/* pieces of segment g that lie in the first got bytes of the window from
+ * start, copied out; the piece cut by got in part */
+static void copy_seg_out(const struct ads_seg *g, const char *b, int64_t start, int64_t got)
+{
+    int64_t first = g->off - start, whole = g->count;
+    if (first + (whole - 1) * g->stride + g->len > got)      /* cut by the end of file */
+        whole = got - first >= g->len ? (got - first - g->len) / g->stride + 1 : 0;
+    copy_pieces(at(g->mem), g->mstride, b + first, g->stride, g->len, whole);
+    if (whole < g->count) {
+        int64_t n = got - (first + whole * g->stride);
+        if (n > 0)
+            memcpy(at(g->mem + whole * g->mstride), b + first + whole * g->stride, n);
+    }
+}
+
 /* the window through the scratch buffer: read it (reads and read-modify-
  * write) and copy pieces out, or copy pieces in and write it */
 static int copy_window(struct ads_call *c, const struct ads_window *w)
 {
     int64_t len = w->end - w->start, got = len;
-    int fd = c->fd->fd_sys;
     char *b = scratch(c->st, len);
-    const struct ads_piece *p = c->pieces, *end = c->pieces + c->np;
+    const struct ads_seg *g = c->segs, *end = c->segs + c->nseg;
     if (!b)
         return ENOMEM;
     if (!c->is_write || w->holes) {
-        got = whole_io(fd, b, len, w->start, 0);
+        got = win_io(c, b, len, w->start, 0);
         if (got < 0)
             return errno;
-        xt_note_request(c->fd, 0, len);
     }
     if (!c->is_write) {
-        for (; p < end; p++) {      /* bytes past the end of file stay untouched */
-            int64_t n = got - (p->off - w->start);
-            if (n > 0)
-                memcpy(at(p->mem), b + (p->off - w->start), n < p->len ? n : p->len);
-        }
+        for (; g < end; g++)        /* bytes past the end of file stay untouched */
+            copy_seg_out(g, b, w->start, got);
         return 0;
     }
     memset(b + got, 0, len - got);      /* holes past the end of file */
-    for (; p < end; p++)
-        memcpy(b + (p->off - w->start), at(p->mem), p->len);
+    for (; g < end; g++)
+        copy_pieces(b + (g->off - w->start), g->stride, at(g->mem), g->mstride, g->len, g->count);
     c->ctr[ADS_C_RMW] += w->holes > 0;
-    xt_note_request(c->fd, 1, len);
-    int rc = whole_io(fd, b, len, w->start, 1) < 0 ? errno : 0;
-    xt_wrote(c->fd, w->start, len);     /* layers caching this file drop it */
+    int rc = win_io(c, b, len, w->start, 1) < 0 ? errno : 0;
+    if (!c->st->via_lower)
+        xt_wrote(c->fd, w->start, len);     /* layers caching this file drop it */
     return rc;
 }
 
@@ -207,23 +271,24 @@ static int vector_window(struct ads_call *c, const struct ads_window *w)
     int n = 0;
     if (w->holes && !junk)
         return ENOMEM;
-    for (int k = 0; k < c->np; k++) {
-        const struct ads_piece p = c->pieces[k];
-        if (n + 2 > ADS_IOV) {
-            xt_note_request(c->fd, c->is_write, cur - batch);
-            done = vec_io(c->fd->fd_sys, iov, n, batch, c->is_write);
-            if (done < 0)
-                return errno;
-            if (done < cur - batch)
-                return 0;       /* end of file */
-            batch = cur;
-            n = 0;
+    for (const struct ads_seg *s = c->segs; s < c->segs + c->nseg; s++)
+        for (int64_t k = 0; k < s->count; k++) {
+            int64_t off = s->off + k * s->stride;
+            if (n + 2 > ADS_IOV) {
+                xt_note_request(c->fd, c->is_write, cur - batch);
+                done = vec_io(c->fd->fd_sys, iov, n, batch, c->is_write);
+                if (done < 0)
+                    return errno;
+                if (done < cur - batch)
+                    return 0;       /* end of file */
+                batch = cur;
+                n = 0;
+            }
+            if (off > cur)
+                iov[n++] = (struct iovec) {junk, (size_t) (off - cur)};
+            iov[n++] = (struct iovec) {at(s->mem + k * s->mstride), (size_t) s->len};
+            cur = off + s->len;
         }
-        if (p.off > cur)
-            iov[n++] = (struct iovec) {junk, (size_t) (p.off - cur)};
-        iov[n++] = (struct iovec) {at(p.mem), (size_t) p.len};
-        cur = p.off + p.len;
-    }
     if (w->end > cur)
         iov[n++] = (struct iovec) {junk, (size_t) (w->end - cur)};
     if (n)
@@ -234,17 +299,34 @@ static int vector_window(struct ads_call *c, const struct ads_window *w)
     return done < 0 ? errno : 0;
 }
 
+/* a window without holes through the layers below, piece by piece */
+static int lower_window(struct ads_call *c)
+{
+    for (const struct ads_seg *s = c->segs; s < c->segs + c->nseg; s++)
+        for (int64_t k = 0; k < s->count; k++) {
+            int64_t n = lower_io(c->fd, at(s->mem + k * s->mstride), s->len,
+                                 s->off + k * s->stride, c->is_write);
+            if (n < 0)
+                return errno;
+            if (n < s->len)
+                return 0;       /* end of file */
+        }
+    return 0;
+}
+
 static int issue(struct ads_call *c)
 {
     struct ads_window w = ads_plan_window(&c->plan);
-    int small = w.data < (int64_t) ADS_COPY_BELOW * w.npieces;
+    /* one piece goes straight to the user's buffer: nothing to gather */
+    int small = w.npieces > 1 && w.data < (int64_t) ADS_COPY_BELOW * w.npieces;
     int64_t max = c->plan.warm.max_window;
     int rc = (w.holes && c->is_write) || (small && w.end - w.start <= max)
-        ? copy_window(c, &w) : vector_window(c, &w);
+        ? copy_window(c, &w) : !c->st->via_lower ? vector_window(c, &w)
+        : w.holes ? copy_window(c, &w) : lower_window(c);
     c->ctr[ADS_C_WINDOWS]++;
     c->ctr[c->is_write ? ADS_C_WRITE_BYTES : ADS_C_READ_BYTES] += w.end - w.start;
     c->ctr[ADS_C_USEFUL_BYTES] += w.data;
-    c->np = 0;
+    c->nseg = 0;
     return rc;
 }
 
@@ -252,17 +334,28 @@ static int issue(struct ads_call *c)
 static int run(struct ads_call *c, const struct ads_views *v, int64_t fpos, int64_t bytes)
 {
     struct ads_piece_iter it;
-    struct ads_piece p;
+    struct ads_seg s;
     int rc = 0;
     ads_piece_begin(&it, &v->file, fpos, &v->mem, 0, bytes);
-    while (rc == 0 && ads_piece_next(&it, &p)) {
-        if (!ads_plan_join(&c->plan, p.off, p.len)) {
-            rc = issue(c);
-            ads_plan_start(&c->plan, p.off, p.len);
+    while (rc == 0 && ads_seg_next(&it, &s, ADS_WINDOW_PIECES)) {
+        int64_t k = ads_plan_join_run(&c->plan, s.off, s.len, s.stride, s.count);
+        while (rc == 0 && s.count > 0) {
+            if (k > 0) {
+                c->segs[c->nseg] = s;
+                c->segs[c->nseg++].count = k;
+            }
+            s.off += k * s.stride;
+            s.mem += k * s.mstride;
+            s.count -= k;
+            if (s.count > 0) {      /* the next piece does not join */
+                rc = issue(c);
+                ads_plan_start(&c->plan, s.off, s.len);
+                k = 1 + ads_plan_join_run(&c->plan, s.off + s.stride, s.len, s.stride,
+                                          s.count - 1);
+            }
         }
-        c->pieces[c->np++] = p;
     }
-    if (rc == 0 && c->np)
+    if (rc == 0 && c->nseg)
         rc = issue(c);
     c->ctr[ADS_C_THROUGH] += c->plan.through;
     c->ctr[ADS_C_SPLIT] += c->plan.split;
@@ -271,11 +364,14 @@ static int run(struct ads_call *c, const struct ads_views *v, int64_t fpos, int6
 
 /* --- the call ------------------------------------------------------------ */
 
-/* calls left to the layer below: no POSIX descriptor, atomic mode (stock
- * ROMIO locks the whole access), nothing to move */
-static int delegate(ADIO_File fd, struct ads_state *st, int64_t bytes)
+/* calls left to the layer below: a file system other than plain POSIX,
+ * atomic mode (stock ROMIO locks the whole access), nothing to move; and
+ * writes over a write-behind cache, which takes ROMIO's read-modify-write
+ * straight to the file (through its contiguous calls, other processes'
+ * cached bytes would be missed) */
+static int delegate(ADIO_File fd, struct ads_state *st, int64_t bytes, int is_write)
 {
-    return !st->direct || fd->atomicity || bytes == 0;
+    return !(st->direct || (st->via_lower && !is_write)) || fd->atomicity || bytes == 0;
 }
 
 /* the planner for this call: warm and cold costs; the page cache is looked
@@ -312,16 +408,14 @@ static int strided_call(ADIO_File fd, struct ads_state *st, const struct ads_vie
     int holes = hi - lo > bytes;
     /* other writers' read-modify-writes could overlap ours, and ours theirs */
     int lock = is_write && (holes || xt_file(fd)->nprocs > 1);
-    struct ads_call *c = calloc(1, sizeof(*c));
+    struct ads_call call = {.fd = fd, .st = st, .is_write = is_write}, *c = &call;
     struct ads_costs costs[2];
     struct ads_probe pr;
     if (!st->pieces)
-        st->pieces = malloc(ADS_WINDOW_PIECES * sizeof(struct ads_piece));
-    if (!c || !st->pieces) {
-        free(c);
+        st->pieces = malloc(ADS_WINDOW_PIECES * sizeof(struct ads_seg));
+    if (!st->pieces)
         return ENOMEM;
-    }
-    *c = (struct ads_call) {.fd = fd, .st = st, .is_write = is_write, .pieces = st->pieces};
+    c->segs = st->pieces;
     if (lock)
         ADIOI_WRITE_LOCK(fd, lo, SEEK_SET, hi - lo);
     plan_call(c, lo, hi, holes, costs, &pr);
@@ -332,7 +426,6 @@ static int strided_call(ADIO_File fd, struct ads_state *st, const struct ads_vie
     for (int k = 0; k < ADS_NCOUNTERS; k++)
         if (c->ctr[k])
             xt_count(fd, XT_LAYER_ads, k, c->ctr[k]);
-    free(c);
     return rc;
 }
 
@@ -345,7 +438,7 @@ void ads_strided(ADIO_File fd, void *buf, int count, MPI_Datatype dt, int fpt,
     struct ads_views v;
     int64_t bytes = xt_bytes(count, dt);
     xt_count(fd, XT_LAYER_ads, ADS_C_CALLS, 1);
-    if (delegate(fd, st, bytes) || views_init(&v, fd, buf, dt, bytes) != 0) {
+    if (delegate(fd, st, bytes, is_write) || views_init(&v, fd, buf, dt, bytes) != 0) {
         xt_count(fd, XT_LAYER_ads, ADS_C_DELEGATED, 1);
         if (is_write)
             lower->ADIOI_xxx_WriteStrided(fd, buf, count, dt, fpt, offset, status, error_code);

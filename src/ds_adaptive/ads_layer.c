@@ -67,6 +67,7 @@ static int ads_open(ADIO_File fd, void *state)
     struct ads_state *st = state;
     st->method = ads_methods[xt_hint(fd, XT_H_ADS_METHOD)->i];
     st->direct = xt_direct_io_ok(fd, XT_LAYER_ads) && xt_fs_has(fd, XT_FS_PLAIN_RW);
+    st->via_lower = !st->direct && xt_fs_has(fd, XT_FS_PLAIN_RW);
     st->align = alignment(fd);
     ads_calibrate(fd, st);
     return 0;

@@ -29,6 +29,18 @@ static int never(const struct ads_ctx *x, const struct ads_window *w, int64_t ga
     return 0;
 }
 
+static int never_run(const struct ads_ctx *x, const struct ads_window *w, int64_t gap,
+                     int64_t len, int64_t n)
+{
+    return 0;
+}
+
+static int always_run(const struct ads_ctx *x, const struct ads_window *w, int64_t gap,
+                      int64_t len, int64_t n)
+{
+    return 1;
+}
+
 static int always(const struct ads_ctx *x, const struct ads_window *w, int64_t gap, int64_t len)
 {
     return 1;
@@ -44,6 +56,12 @@ static void model_prepare(struct ads_ctx *x)
 
 static int hole_cheaper(const struct ads_ctx *x, const struct ads_window *w, int64_t gap,
                         int64_t len)
+{
+    return gap < x->t[0];
+}
+
+static int hole_cheaper_run(const struct ads_ctx *x, const struct ads_window *w, int64_t gap,
+                            int64_t len, int64_t n)
 {
     return gap < x->t[0];
 }
@@ -100,27 +118,50 @@ static int adaptive(const struct ads_ctx *x, const struct ads_window *w, int64_t
     return x->is_write ? adaptive_write(x, w, gap, len) : adaptive_read(x, w->end, gap);
 }
 
+/* the next n gaps of a regular run, in a window with holes already: reads
+ * count the alignment units inside a gap, floor(gap / align) or one less
+ * depending on where it starts; writes compare against the end of file */
+static int adaptive_run(const struct ads_ctx *x, const struct ads_window *w, int64_t gap,
+                        int64_t len, int64_t n)
+{
+    int64_t last_end = w->end + n * (gap + len);
+    if (x->is_write) {
+        int lo = gap < x->t[1], hi = gap < x->t[2];
+        return last_end - len <= x->eof ? lo : w->end + gap > x->eof ? hi : lo == hi ? lo : -1;
+    }
+    if (last_end - len > x->eof)
+        return -1;          /* past the end of file: gap by gap */
+    int64_t a = x->c->align > 1 ? x->c->align : 1;
+    int64_t most = gap / a * a, least = a > 1 && most >= a ? most - a : most;
+    if (most < x->t[0])
+        return 1;
+    return least >= x->t[0] ? 0 : -1;
+}
+
 static const struct ads_method ads_naive = {
     .name = "naive", .doc = "one request per contiguous piece; never through a hole",
-    .through = never, .end = extent_end,
+    .through = never, .end = extent_end, .through_run = never_run,
 };
 static const struct ads_method ads_romio = {
     .name = "romio", .doc = "always through holes, filling the buffer (stock ROMIO's rule)",
-    .through = always, .end = fill_end,
+    .through = always, .end = fill_end, .through_run = always_run,
 };
 static const struct ads_method ads_model = {
     .name = "model", .doc = "through a hole when transferring it costs less than a request "
         "(Chen et al.); fills the buffer",
     .prepare = model_prepare, .through = hole_cheaper, .end = fill_end,
+    .through_run = hole_cheaper_run,
 };
 static const struct ads_method ads_extent = {
     .name = "extent", .doc = "as model, but never past the last needed byte",
     .prepare = model_prepare, .through = hole_cheaper, .end = extent_end,
+    .through_run = hole_cheaper_run,
 };
 static const struct ads_method ads_adaptive = {
     .name = "adaptive", .doc = "model + extent + block/stripe alignment + separate read and "
         "write costs + end-of-file and page-cache awareness",
     .prepare = adaptive_prepare, .through = adaptive, .end = extent_end,
+    .through_run = adaptive_run,
 };
 
 /* by romio_ads_method's choice (ADS_METHOD_LIST, ads_hints.def) */

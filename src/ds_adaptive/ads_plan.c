@@ -43,9 +43,27 @@ static int decide(struct ads_plan *p, int64_t gap, int64_t len)
     return p->m->through(p->x, &p->w, gap, len);
 }
 
+/* decide for the next n gaps at once: 1, 0, or -1 (they differ) */
+static int decide_run(struct ads_plan *p, int64_t gap, int64_t len, int64_t n)
+{
+    int (*run)(const struct ads_ctx *, const struct ads_window *, int64_t, int64_t, int64_t)
+        = p->m->through_run;
+    if (!run)
+        return -1;
+    if (!p->x) {
+        int w = run(&p->warm, &p->w, gap, len, n), c = run(&p->cold, &p->w, gap, len, n);
+        if (w == c || w < 0 || c < 0)
+            return w == c ? w : -1;     /* -1: the pieces decide (and probe) one by one */
+        p->probed = 1;
+        p->x = p->probe(p->arg) ? &p->cold : &p->warm;
+    }
+    return run(p->x, &p->w, gap, len, n);
+}
+
 void ads_plan_start(struct ads_plan *p, int64_t off, int64_t len)
 {
     p->w = (struct ads_window) {.start = off, .end = off + len, .npieces = 1, .data = len};
+    p->tail_end = 0;
 }
 
 int ads_plan_join(struct ads_plan *p, int64_t off, int64_t len)
@@ -59,9 +77,16 @@ int ads_plan_join(struct ads_plan *p, int64_t off, int64_t len)
     if (gap < 0 || w->npieces >= p->max_pieces)
         return 0;
     if (gap > 0 || w->holes > 0) {
-        /* a window with holes is buffered: it must fit */
-        if (off + len - w->start > p->warm.max_window)
+        /* a window with holes is buffered: it must fit.  A read cut here only
+         * by the buffer reads on up to the next piece (or the buffer's end)
+         * when the method would go through the gap: the stream stays
+         * sequential for the kernel's read-ahead. */
+        if (off + len - w->start > p->warm.max_window) {
+            if (gap > 0 && !p->warm.is_write && decide(p, gap, len))
+                p->tail_end = off < w->start + p->warm.max_window ? off
+                    : w->start + p->warm.max_window;
             return 0;
+        }
         if (gap > 0) {
             if (!decide(p, gap, len)) {
                 p->split++;
@@ -77,10 +102,53 @@ int ads_plan_join(struct ads_plan *p, int64_t off, int64_t len)
     return 1;
 }
 
+int64_t ads_plan_join_run(struct ads_plan *p, int64_t off, int64_t len, int64_t stride, int64_t n)
+{
+    struct ads_window *w = &p->w;
+    int64_t k = 0, gap = stride - len;
+    /* the first two one by one: the window's first gap is special */
+    for (; k < n && k < 2; k++)
+        if (!ads_plan_join(p, off + k * stride, len))
+            return k;
+    if (k == n)
+        return k;
+    int64_t m = n - k;      /* pieces left that may join */
+    if (m > p->max_pieces - w->npieces)
+        m = p->max_pieces - w->npieces;
+    if (w->holes > 0 && m > (p->warm.max_window - (w->end - w->start)) / stride)
+        m = (p->warm.max_window - (w->end - w->start)) / stride;
+    if (m <= 0)
+        return k;
+    int d = gap > 0 ? decide_run(p, gap, len, m) : 1;
+    if (d < 0) {
+        for (; k < n; k++)
+            if (!ads_plan_join(p, off + k * stride, len))
+                break;
+        return k;
+    }
+    if (d == 0) {
+        p->split++;
+        return k;
+    }
+    w->end += m * stride;
+    w->holes += m * gap;
+    w->data += m * len;
+    w->npieces += (int) m;
+    p->through += gap > 0 ? m : 0;
+    /* the next piece is refused by the limits: offered as a piece it notes
+     * where the window may end */
+    for (k += m; k < n; k++)
+        if (!ads_plan_join(p, off + k * stride, len))
+            break;
+    return k;
+}
+
 struct ads_window ads_plan_window(const struct ads_plan *p)
 {
     struct ads_window w = p->w;
     int64_t end = p->m->end(&p->warm, &w);
+    if (p->tail_end > end)
+        end = p->tail_end;
     if (end > w.end) {
         w.holes += end - w.end;
         w.end = end;

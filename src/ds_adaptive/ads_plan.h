@@ -46,6 +46,11 @@ struct ads_method {
     int (*through)(const struct ads_ctx *x, const struct ads_window *w, int64_t gap, int64_t len);
     /* the end of a window whose last piece ends at last_end */
     int64_t (*end)(const struct ads_ctx *x, const struct ads_window *w);
+    /* optional, for regular runs: the answer of through for each of the next
+     * n gaps of gap bytes, the pieces stride bytes apart, in window w (which
+     * has holes already); -1 if the answers differ (then asked gap by gap) */
+    int (*through_run)(const struct ads_ctx *x, const struct ads_window *w, int64_t gap,
+                       int64_t len, int64_t n);
 };
 
 /* the method table; ads_method_find returns NULL for an unknown name */
@@ -65,6 +70,7 @@ struct ads_plan {
     void *arg;
     int max_pieces;
     struct ads_window w;
+    int64_t tail_end;           /* reads: where a window cut only by the buffer may end */
     int64_t through, split;    /* decisions taken on gaps */
     int probed;
 };
@@ -75,6 +81,11 @@ void ads_plan_init(struct ads_plan *p, const struct ads_method *m, const struct 
  * first one), 0 if the current window must be issued first; then call
  * ads_plan_start with the piece. */
 int ads_plan_join(struct ads_plan *p, int64_t off, int64_t len);
+/* offers a regular run of n pieces of len bytes, stride bytes apart, from
+ * off: the number k that joined the current window; if k < n, piece k does
+ * not join: issue the window, then ads_plan_start with piece k.  The method is asked once per run
+ * and window, not per piece, when it can answer for the run. */
+int64_t ads_plan_join_run(struct ads_plan *p, int64_t off, int64_t len, int64_t stride, int64_t n);
 void ads_plan_start(struct ads_plan *p, int64_t off, int64_t len);
 /* the current window with its final end (after the method's end rule) */
 struct ads_window ads_plan_window(const struct ads_plan *p);

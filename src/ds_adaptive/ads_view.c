@@ -11,8 +11,16 @@ int64_t ads_view_init(struct ads_view *v, int64_t base, int64_t extent, int n,
     v->len = len;
     v->cum = cum;
     cum[0] = 0;
-    for (int i = 0; i < n; i++)
+    v->reg_len = n > 0 && len[0] > 0 ? len[0] : 0;
+    v->reg_stride = n > 1 ? idx[1] - idx[0] : extent;
+    for (int i = 0; i < n; i++) {
         cum[i + 1] = cum[i] + len[i];
+        if (len[i] != v->reg_len || (i > 0 && idx[i] - idx[i - 1] != v->reg_stride))
+            v->reg_len = 0;
+    }
+    if (v->reg_stride < v->reg_len)
+        v->reg_len = 0;
+    v->reg_tiles = v->reg_len > 0 && extent == n * v->reg_stride;
     return cum[n];
 }
 
@@ -104,5 +112,43 @@ int ads_piece_next(struct ads_piece_iter *it, struct ads_piece *p)
     it->f_left -= n;
     it->m_addr += n;
     it->m_left -= n;
+    return 1;
+}
+
+/* the whole blocks of a regular view right after the run it last gave (which
+ * ended a block): at most max; skips over them */
+static int64_t take_blocks(struct ads_run_iter *it, int64_t max)
+{
+    const struct ads_view *v = it->v;
+    int64_t k = (it->end - it->pos) / v->reg_len;
+    if (!v->reg_tiles && k > v->n - 1 - it->blk)
+        k = v->n - 1 - it->blk;     /* the next tile starts elsewhere */
+    if (k > max)
+        k = max;
+    if (k <= 0)
+        return 0;
+    int64_t b = it->blk + k;
+    it->tile += b / v->n;
+    it->blk = (int) (b % v->n);
+    it->pos += k * v->reg_len;
+    return k;
+}
+
+int ads_seg_next(struct ads_piece_iter *it, struct ads_seg *s, int64_t max)
+{
+    struct ads_piece p;
+    if (!ads_piece_next(it, &p))
+        return 0;
+    const struct ads_view *fv = it->file.v;
+    *s = (struct ads_seg) {.off = p.off, .mem = p.mem, .len = p.len, .stride = p.len,
+        .mstride = p.len, .count = 1};
+    /* p is a whole block of a regular view, and memory goes on contiguously */
+    if (fv->reg_len == 0 || p.len != fv->reg_len || it->f_left != 0 || max <= 1)
+        return 1;
+    int64_t k = take_blocks(&it->file, it->m_left / p.len < max - 1 ? it->m_left / p.len : max - 1);
+    it->m_addr += k * p.len;
+    it->m_left -= k * p.len;
+    s->count += k;
+    s->stride = k ? fv->reg_stride : p.len;
     return 1;
 }

@@ -12,6 +12,11 @@ struct ads_view {
     int n;
     const int64_t *idx, *len;
     int64_t *cum;       /* cum[i] = len[0] + ... + len[i-1]; cum[n] = data bytes per tile */
+    /* regular views (all blocks reg_len > 0 bytes, reg_stride apart), as from
+     * MPI_Type_vector; reg_len 0 otherwise.  reg_tiles: the stride goes on
+     * across tiles (extent = n * reg_stride). */
+    int64_t reg_len, reg_stride;
+    int reg_tiles;
 };
 
 /* fills cum (n + 1 entries, caller-owned); returns the data bytes per tile */
@@ -49,5 +54,16 @@ void ads_run_begin(struct ads_run_iter *it, const struct ads_view *v, int64_t po
 void ads_piece_begin(struct ads_piece_iter *it, const struct ads_view *file, int64_t file_pos,
                      const struct ads_view *mem, int64_t mem_pos, int64_t count);
 int ads_piece_next(struct ads_piece_iter *it, struct ads_piece *p);
+
+/* A segment is a regular run of count pieces of len bytes: piece k at file
+ * offset off + k * stride and memory address mem + k * mstride.  One piece is
+ * a segment of count 1. */
+struct ads_seg {
+    int64_t off, mem, len, stride, mstride, count;
+};
+/* the next segment of an access, at most max pieces: whole blocks of a
+ * regular file view that follow one another in one memory run come as one
+ * segment; everything else piece by piece */
+int ads_seg_next(struct ads_piece_iter *it, struct ads_seg *s, int64_t max);
 
 #endif

@@ -15,6 +15,8 @@ xt_build build
 # every method equals stock ROMIO byte for byte, reads and writes
 run grid-np1 mpirun 1 ./t_ads "$out"
 run grid-np2 mpirun 2 ./t_ads "$out" quick
+# regular views of tiny pieces (the fast path), 1, 2 and 4 ranks
+for np in 1 2 4; do run "tiny-np$np" mpirun $np ./t_ads "$out" tiny; done
 # concurrent read-modify-write of interleaved pieces
 for m in romio adaptive; do run "race-$m-np2" mpirun 2 ./t_ads_race "$out/race.$m" $m 20; done
 run "race-romio-np4" mpirun 4 ./t_ads_race "$out/race4" romio 5

@@ -1,17 +1,19 @@
 /* Adaptive data sieving: every method against stock ROMIO, byte for byte.
- *   t_ads DIR [quick]
+ *   t_ads DIR [quick|tiny]
  * For a grid of (datatype kind, data size, hole size, initial offset,
  * memory layout) each rank writes through its view with every method and
  * with stock ROMIO (romio_ds_write=disable, ROMIO's own naive code); the
  * whole file must be identical.  Reads likewise, from a file that ends
  * inside the last view (bytes past the end stay untouched).  With 2+ ranks
- * the ranks' pieces interleave and are written concurrently. */
+ * the ranks' pieces interleave and are written concurrently.  "tiny": only
+ * regular views of tiny pieces (vectors, resized types), thousands per call:
+ * the fast path that moves regular runs of pieces at once. */
 #include "../mpi/common.h"
 
 static const char *const methods[] = { "naive", "romio", "model", "extent", "adaptive" };
 enum { NMETHODS = 5 };
-enum kind { VECTOR, INDEXED, STRUCT, SUBARRAY, NKINDS };
-static const char *const kind_names[] = { "vector", "indexed", "struct", "subarray" };
+enum kind { VECTOR, INDEXED, STRUCT, SUBARRAY, NKINDS, RESIZED = NKINDS };
+static const char *const kind_names[] = { "vector", "indexed", "struct", "subarray", "resized" };
 
 struct grid_case {
     enum kind kind;
@@ -59,6 +61,13 @@ static void make_view(const struct grid_case *g, MPI_Datatype *ft, MPI_Offset *d
             *nbytes += g->data;
         }
         MPI_Type_create_struct(n, len, at, types, ft);
+    } else if (g->kind == RESIZED) {
+        /* data bytes resized to the stride: the view tiles it */
+        MPI_Datatype c;
+        MPI_Type_contiguous(g->data, MPI_BYTE, &c);
+        MPI_Type_create_resized(c, 0, stride, ft);
+        MPI_Type_free(&c);
+        *nbytes = n * g->data;
     } else {
         /* rows of a [n][stride] byte array; this rank's columns [rank*data, +data) */
         int sizes[2] = { n, stride }, sub[2] = { n, g->data }, start[2] = { 0, rank * g->data };
@@ -250,6 +259,27 @@ static int check_reads(const struct grid_case *g)
     return bad;
 }
 
+/* regular views of tiny pieces, 3000 per call (windows of many pieces, the
+ * buffer limit, reads past the end of file) */
+static int check_tiny(int *cases)
+{
+    static const int datas[] = { 1, 8, 64 }, holes[] = { 0, 8, 64, 4096 };
+    int bad = 0;
+    for (int k = 0; k < 2; k++)
+        for (size_t d = 0; d < 3; d++)
+            for (size_t h = 0; h < 4; h++) {
+                if ((d + h + k) % nprocs)
+                    continue;       /* more ranks share the 2 cores: a part */
+                (*cases)++;
+                struct grid_case g = {.kind = k ? RESIZED : VECTOR, .data = datas[d],
+                    .hole = holes[h], .init = (int) (d + h) % 2 * 3, .mem_noncontig = h == 2,
+                    .bufsize = (d + k) % 2 ? 65536 : 1 << 20, .many = 1};
+                bad += check_writes(&g, *cases);
+                bad += check_reads(&g);
+            }
+    return bad;
+}
+
 int main(int argc, char **argv)
 {
     static const int datas[] = { 1, 8, 100, 4096 }, holes[] = { 0, 8, 100, 5000, 70000 };
@@ -259,6 +289,12 @@ int main(int argc, char **argv)
     MPI_Comm_size(MPI_COMM_WORLD, &nprocs);
     snprintf(dir, sizeof(dir), "%s", argc > 1 ? argv[1] : ".");
     int quick = argc > 2, cases = 0, bad = 0;
+    if (argc > 2 && strcmp(argv[2], "tiny") == 0) {
+        bad = check_tiny(&cases);
+        if (rank == 0)
+            printf("%d tiny cases x %d methods, %d mismatches\n", cases, NMETHODS, bad);
+        return t_finish("t_ads");
+    }
     for (int k = 0; k < NKINDS; k++)
         for (size_t d = 0; d < 4; d++)
             for (size_t h = 0; h < 5; h++)

@@ -165,6 +165,25 @@ START_TEST(buffer_bounds_windows_with_holes)
     ck_assert(ads_plan_join(&p, 0, 10));
     ck_assert(ads_plan_join(&p, 50, 10));
     ck_assert(!ads_plan_join(&p, 95, 10));      /* would end at 105 > 100 */
+    /* a read cut only by the buffer reads on to the next piece (the kernel
+     * sees one sequential stream); a write, or a gap split, does not */
+    ads_plan_init(&p, ads_method_find("extent"), &x, NULL, NULL, NULL, 500);
+    ck_assert(ads_plan_join(&p, 0, 10) && ads_plan_join(&p, 50, 10));
+    ck_assert(!ads_plan_join(&p, 95, 10));
+    ck_assert_int_eq(ads_plan_window(&p).end, 95);
+    ck_assert_int_eq(ads_plan_window(&p).holes, 75);
+    ads_plan_start(&p, 95, 10);
+    ck_assert_int_eq(ads_plan_window(&p).end, 105);
+    x.is_write = 1;
+    ads_plan_init(&p, ads_method_find("extent"), &x, NULL, NULL, NULL, 500);
+    ck_assert(ads_plan_join(&p, 0, 10) && ads_plan_join(&p, 50, 10));
+    ck_assert(!ads_plan_join(&p, 95, 10));
+    ck_assert_int_eq(ads_plan_window(&p).end, 60);
+    x.is_write = 0;
+    ads_plan_init(&p, ads_method_find("naive"), &x, NULL, NULL, NULL, 500);
+    ck_assert(ads_plan_join(&p, 0, 10));
+    ck_assert(!ads_plan_join(&p, 200, 10));
+    ck_assert_int_eq(ads_plan_window(&p).end, 10);
     /* contiguous pieces without holes are not bounded by the buffer */
     ads_plan_init(&p, ads_method_find("naive"), &x, NULL, NULL, NULL, 500);
     ck_assert(ads_plan_join(&p, 0, 80));
@@ -237,6 +256,148 @@ START_TEST(calibration_lines_round_trip)
 }
 END_TEST
 
+/* --- the fast path for regular runs -------------------------------------- */
+
+/* segments expand to exactly the pieces ads_piece_next gives; whole blocks of
+ * a regular view in one memory run come batched */
+static int64_t check_segs_match_pieces(const struct ads_view *f, int64_t fpos,
+                                       const struct ads_view *m, int64_t count, int64_t max)
+{
+    struct ads_piece_iter a, b;
+    struct ads_seg s;
+    struct ads_piece p;
+    int64_t segs = 0, pieces = 0;
+    ads_piece_begin(&a, f, fpos, m, 0, count);
+    ads_piece_begin(&b, f, fpos, m, 0, count);
+    while (ads_seg_next(&a, &s, max)) {
+        ck_assert_int_ge(s.count, 1);
+        ck_assert_int_le(s.count, max);
+        for (int64_t k = 0; k < s.count; k++) {
+            ck_assert(ads_piece_next(&b, &p));
+            ck_assert_int_eq(p.off, s.off + k * s.stride);
+            ck_assert_int_eq(p.mem, s.mem + k * s.mstride);
+            ck_assert_int_eq(p.len, s.len);
+            pieces++;
+        }
+        segs++;
+    }
+    ck_assert(!ads_piece_next(&b, &p));
+    ck_assert_int_gt(pieces, 0);
+    return segs;
+}
+
+START_TEST(segments_batch_regular_views)
+{
+    /* a vector: 50 blocks of 8 bytes, 24 apart (extent 50 * 24 - 16) */
+    int64_t vidx[50], vlen[50], vcum[51], ccum[2], rcum[2], mcum[2];
+    for (int i = 0; i < 50; i++) {
+        vidx[i] = 24 * i;
+        vlen[i] = 8;
+    }
+    struct ads_view f, c, r, m;
+    ads_view_init(&f, 7, 49 * 24 + 8, 50, vidx, vlen, vcum);
+    ck_assert_int_eq(f.reg_len, 8);
+    ck_assert_int_eq(f.reg_stride, 24);
+    ck_assert(!f.reg_tiles);            /* the next tile starts 16 bytes early */
+    static const int64_t zero = 0, big = 1 << 20;
+    ads_view_init(&c, 5000, big, 1, &zero, &big, ccum);         /* contiguous memory */
+    /* one tile of whole blocks: one segment; two tiles: one per tile */
+    ck_assert_int_eq(check_segs_match_pieces(&f, 0, &c, 400, 1 << 20), 1);
+    ck_assert_int_eq(check_segs_match_pieces(&f, 0, &c, 800, 1 << 20), 2);
+    /* starting inside a block, ending inside one: the cut pieces alone */
+    ck_assert_int_eq(check_segs_match_pieces(&f, 3, &c, 400, 1 << 20), 3);
+    /* at most max pieces per segment */
+    ck_assert_int_eq(check_segs_match_pieces(&f, 0, &c, 400, 7), 8);
+    /* a resized one-block type: tiles go on regularly, one segment */
+    static const int64_t one_len = 8;
+    ads_view_init(&r, 0, 24, 1, &zero, &one_len, rcum);
+    ck_assert(r.reg_tiles);
+    ck_assert_int_eq(check_segs_match_pieces(&r, 0, &c, 800, 1 << 20), 1);
+    /* memory in runs of 20 bytes every 32: segments end with the memory runs */
+    static const int64_t mlen = 20;
+    ads_view_init(&m, 9000, 32, 1, &zero, &mlen, mcum);
+    /* per 40 bytes: 2 whole blocks, the 4-byte cut, the other 4, 2 whole */
+    ck_assert_int_eq(check_segs_match_pieces(&f, 0, &m, 400, 1 << 20), 40);
+    /* irregular views (the zero-length marker): piece by piece */
+    setup();
+    ck_assert_int_eq(v.reg_len, 0);
+    ck_assert_int_eq(check_segs_match_pieces(&v, 0, &c, 30, 1 << 20), 9);
+}
+END_TEST
+
+struct plan_trace {
+    int64_t windows, bytes, holes, through, split;
+};
+
+static void trace_window(struct plan_trace *t, const struct ads_plan *p)
+{
+    struct ads_window w = ads_plan_window(p);
+    t->windows++;
+    t->bytes += w.end - w.start;
+    t->holes += w.holes;
+}
+
+/* the planner fed the regular run at once decides as fed piece by piece */
+static struct plan_trace plan_pieces(const struct ads_method *m, const struct ads_ctx *x,
+                                     const struct ads_ctx *xc, int *cold, int64_t data,
+                                     int64_t stride, int64_t n, int by_run)
+{
+    struct ads_plan p;
+    struct plan_trace t = {0};
+    ads_plan_init(&p, m, x, xc, xc ? say_cold : NULL, cold, 128);
+    for (int64_t k = 0; k < n;) {
+        int64_t j = by_run ? ads_plan_join_run(&p, k * stride, data, stride, n - k)
+            : ads_plan_join(&p, k * stride, data);
+        ck_assert_int_le(j, n - k);
+        k += j;
+        if (k < n && (by_run || j == 0)) {  /* piece k does not join */
+            trace_window(&t, &p);
+            ads_plan_start(&p, k * stride, data);
+            k++;
+        }
+    }
+    trace_window(&t, &p);
+    t.through = p.through;
+    t.split = p.split;
+    return t;
+}
+
+START_TEST(runs_plan_as_pieces)
+{
+    static const int64_t datas[] = { 8, 64, 1000 }, strides[] = { 1, 72, 2000, 4096, 8192 + 100, 70000, 102400, 122880 };
+    static const int64_t eofs[] = { 0, 50000, INT64_MAX };
+    static const struct ads_costs warm = {.read = {1e-6, 4e9}, .write = {1e-6, 4e9}, .align = 1};
+    for (int mi = 0; mi < ads_nmethods; mi++)
+        for (int w = 0; w < 2; w++)
+            for (int d = 0; d < 3; d++)
+                for (int s = 0; s < 8; s++)
+                    for (int e = 0; e < 3; e++)
+                        for (int withcold = 0; withcold < 2; withcold++) {
+            int64_t stride = strides[s] < datas[d] ? datas[d] : datas[d] + strides[s];
+            struct ads_ctx x = {.c = &costs, .is_write = w, .eof = eofs[e],
+                .max_window = 1 << 20, .access_end = 399 * stride + datas[d]};
+            struct ads_ctx xc = x;
+            xc.c = &warm;
+            int cold = 1;
+            probes = 0;
+            struct plan_trace a = plan_pieces(ads_methods[mi], &x, withcold ? &xc : NULL, &cold,
+                                              datas[d], stride, 400, 0);
+            int pa = probes;
+            probes = 0;
+            struct plan_trace b = plan_pieces(ads_methods[mi], &x, withcold ? &xc : NULL, &cold,
+                                              datas[d], stride, 400, 1);
+            ck_assert_msg(a.windows == b.windows && a.bytes == b.bytes && a.holes == b.holes &&
+                          a.through == b.through && a.split == b.split && pa == probes,
+                          "%s write=%d data=%ld stride=%ld eof=%ld: %ld/%ld windows %ld/%ld bytes "
+                          "%ld/%ld through %ld/%ld split %d/%d probes",
+                          ads_methods[mi]->name, w, (long) datas[d], (long) stride,
+                          (long) eofs[e], (long) a.windows, (long) b.windows, (long) a.bytes,
+                          (long) b.bytes, (long) a.through, (long) b.through, (long) a.split,
+                          (long) b.split, pa, probes);
+        }
+}
+END_TEST
+
 Suite *ads_suite(void)
 {
     Suite *s = suite_create("ds_adaptive");
@@ -251,6 +412,8 @@ Suite *ads_suite(void)
     tcase_add_test(tc, alignment_extra_bytes);
     tcase_add_test(tc, probe_only_when_it_matters);
     tcase_add_test(tc, calibration_lines_round_trip);
+    tcase_add_test(tc, segments_batch_regular_views);
+    tcase_add_test(tc, runs_plan_as_pieces);
     suite_add_tcase(s, tc);
     return s;
 }
