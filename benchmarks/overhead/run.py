@@ -4,7 +4,8 @@ the same ovh binary runs on both libraries (LD_LIBRARY_PATH), the two runs of
 a rep back to back in alternating order; overhead = romio-xt's time per call
 / unpatched's - 1, per rep (paired), median and range over the reps.
     run.py --prefix INSTALL --unpatched STOCK_INSTALL --out DIR [--reps 7]
-Writes DIR/overhead.csv (every run), overhead.md, overhead.png."""
+Writes DIR/overhead.csv (every run), overhead.md, overhead.png (needs
+matplotlib: Debian's python3-matplotlib, /usr/bin/python3)."""
 import argparse
 import csv
 import os
@@ -37,8 +38,13 @@ def main():
     p.add_argument("--unpatched", required=True)
     p.add_argument("--out", required=True)
     p.add_argument("--reps", type=int, default=7)
+    p.add_argument("--report-only", action="store_true", help="re-summarise OUT/overhead.csv")
     a = p.parse_args()
     os.makedirs(a.out, exist_ok=True)
+    if a.report_only:
+        with open(os.path.join(a.out, "overhead.csv")) as f:
+            rows = [dict(r, ranks=int(r["ranks"]), rep=int(r["rep"])) for r in csv.DictReader(f)]
+        return report(rows, a.out)
     exe = os.path.join(a.out, "ovh")
     subprocess.run([os.path.join(a.unpatched, "bin", "mpicc"), "-O2", "-Wall", "-o", exe,
                     os.path.join(HERE, "ovh.c")], check=True)
