@@ -128,8 +128,55 @@ static void check_rules(struct xt_file *xf, char (*warn)[XT_WARN_LEN])
     }
 }
 
+/* anything for romio-xt on this rank: a key that is one of our hints or has
+ * one of our prefixes (a typo to warn about), or at open a hint's variable */
+static int own_input(MPI_Info info, int at_open)
+{
+    int nkeys = 0;
+    char key[MPI_MAX_INFO_KEY + 1];
+    if (info != MPI_INFO_NULL)
+        MPI_Info_get_nkeys(info, &nkeys);
+    for (int k = 0; k < nkeys; k++) {
+        MPI_Info_get_nthkey(info, k, key);
+        if (xt_hint_find(key) >= 0)
+            return 1;
+        for (const char *const *p = xt_hint_prefixes; *p; p++)
+            if (strncmp(key, *p, strlen(*p)) == 0)
+                return 1;
+    }
+    for (int h = 0; at_open && h < XT_NHINTS; h++) {
+        const char *env = xt_hint_defs[h].env ? getenv(xt_hint_defs[h].env) : NULL;
+        if (env && *env)
+            return 1;
+    }
+    return 0;
+}
+
+/* no rank has anything for romio-xt (the common case: a job that does not
+ * use it): one allreduce; at open every hint takes its default, later
+ * passes change nothing (no-hint open cost, docs/results/overhead.md) */
+static int nothing_given(ADIO_File fd, struct xt_file *xf, MPI_Info users_info, int at_open)
+{
+    static struct xt_hint_value defaults[XT_NHINTS];
+    static int init;
+    int none = !own_input(users_info, at_open);
+    MPI_Allreduce(MPI_IN_PLACE, &none, 1, MPI_INT, MPI_MIN, fd->comm);
+    if (!none)
+        return 0;
+    if (!init) {
+        for (int h = 0; h < XT_NHINTS; h++)
+            xt_hint_default(&xt_hint_defs[h], &defaults[h]);
+        init = 1;
+    }
+    if (at_open)
+        memcpy(xf->hints, defaults, sizeof(defaults));
+    return 1;
+}
+
 void xt_info_apply(ADIO_File fd, struct xt_file *xf, MPI_Info users_info, int at_open)
 {
+    if (nothing_given(fd, xf, users_info, at_open))
+        return;
     const int nwarn = 2 * XT_NHINTS + XT_NRULES + 1;
     struct xt_raw *mine = xt_calloc(2 * XT_NHINTS, sizeof(*mine)), *r0 = mine + XT_NHINTS;
     char (*warn)[XT_WARN_LEN] = xt_calloc(nwarn, XT_WARN_LEN);
