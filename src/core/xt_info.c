@@ -100,6 +100,15 @@ static void settle(struct xt_file *xf, int h, const struct xt_raw *mine, const s
                  xf->hints[h].s);
 }
 
+/* key starts with one of our prefixes (a hint of ours, or a typo of one) */
+static int under_our_prefix(const char *key)
+{
+    for (const char *const *p = xt_hint_prefixes; *p; p++)
+        if (strncmp(key, *p, strlen(*p)) == 0)
+            return 1;
+    return 0;
+}
+
 static void warn_unknown_keys(MPI_Info info, char *warn)
 {
     int nkeys = 0;
@@ -109,10 +118,9 @@ static void warn_unknown_keys(MPI_Info info, char *warn)
     MPI_Info_get_nkeys(info, &nkeys);
     for (int k = 0; k < nkeys && !warn[0]; k++) {
         MPI_Info_get_nthkey(info, k, key);
-        for (const char *const *p = xt_hint_prefixes; *p; p++)
-            if (strncmp(key, *p, strlen(*p)) == 0 && xt_hint_find(key) < 0)
-                snprintf(warn, XT_WARN_LEN, "unknown hint %s ignored "
-                         "(see the hint reference in README)", key);
+        if (under_our_prefix(key) && xt_hint_find(key) < 0)
+            snprintf(warn, XT_WARN_LEN, "unknown hint %s ignored "
+                     "(see the hint reference in README)", key);
     }
 }
 
@@ -138,11 +146,8 @@ static int own_input(MPI_Info info, int at_open)
         MPI_Info_get_nkeys(info, &nkeys);
     for (int k = 0; k < nkeys; k++) {
         MPI_Info_get_nthkey(info, k, key);
-        if (xt_hint_find(key) >= 0)
+        if (xt_hint_find(key) >= 0 || under_our_prefix(key))
             return 1;
-        for (const char *const *p = xt_hint_prefixes; *p; p++)
-            if (strncmp(key, *p, strlen(*p)) == 0)
-                return 1;
     }
     for (int h = 0; at_open && h < XT_NHINTS; h++) {
         const char *env = xt_hint_defs[h].env ? getenv(xt_hint_defs[h].env) : NULL;
