@@ -12,7 +12,7 @@ import sys
 from collections import defaultdict
 
 ORDER = ["stock", "ds_adaptive", "orthrus", "e10_cache", "prefetch", "trace", "stats", "all",
-         "stock_again"]
+         "stock_again", "unpatched"]
 # holes no process writes: stock's data sieving fills them with its buffer's
 # old contents (0xff here), adaptive sieving leaves zeros; reads verify the data
 NO_DIGEST = {"strided"}
@@ -95,6 +95,7 @@ def markdown(summary, rat, configs, bad, nruns):
         gm = statistics.geometric_mean([v[0] for v in vals])
         L.append(f"| {k} | {w[0]:.2f} | {label(w[1])} | {len(below)} of {len(vals)} | "
                  f"{sum(1 for v in below if v[2])} | {gm:.2f} |")
+    L += overhead(rat)
     L += ["", "## Every cell\n",
           "stock: median seconds (spread); configs: ratio (spread)\n",
           "| cell | stock | " + " | ".join(configs) + " |",
@@ -118,6 +119,33 @@ def markdown(summary, rat, configs, bad, nruns):
                                      "(strided: reads verified only; the holes no process "
                                      "writes hold stock data sieving's stale buffer bytes)."]
     return "\n".join(L) + "\n"
+
+
+def geo_ci(vals, n=2000):
+    """geometric mean and a 95% bootstrap interval over cells"""
+    import random
+    rnd = random.Random(1)
+    gm = statistics.geometric_mean(vals)
+    boot = sorted(statistics.geometric_mean(rnd.choices(vals, k=len(vals))) for _ in range(n))
+    return gm, boot[int(0.025 * n)], boot[int(0.975 * n)]
+
+
+def overhead(rat):
+    """no-hint overhead: romio-xt's stock column against an unpatched MPICH"""
+    un = [v[0] for (c, k), v in rat.items() if k == "unpatched"]
+    if not un:
+        return []
+    aa = [v[0] for (c, k), v in rat.items() if k == "stock_again"]
+    g, lo, hi = geo_ci(un)
+    L = ["", "## No hint: romio-xt against unpatched MPICH 4.0.2\n",
+         f"Column `unpatched` = the same kernels, no hints, on an unpatched MPICH 4.0.2 "
+         f"(ratio < 1: romio-xt's stock slower than unpatched). Geometric mean over "
+         f"{len(un)} cells: **{g:.3f}** (95% bootstrap interval {lo:.3f} .. {hi:.3f})."]
+    if aa:
+        g2, lo2, hi2 = geo_ci(aa)
+        L.append(f"Stock against itself (`stock_again`, the A/A noise floor): {g2:.3f} "
+                 f"({lo2:.3f} .. {hi2:.3f}).")
+    return L
 
 
 def heatmap(summary, rat, configs, path):

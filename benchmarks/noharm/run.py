@@ -42,6 +42,9 @@ GRIDS = {
     "default": (KERNELS + ("hdf5",), [(1, 1), (2, 1), (2, 2)], 3, 1),
     "big": (KERNELS + ("hdf5", "coll_perf", "flash_io"), [(1, 1), (2, 1), (2, 2)], 5, 4),
 }
+# cells with more ranks than this run on the ch3:sock build (--sock-prefix)
+SOCK_ABOVE = 2
+SOCK_SHAPES = [(4, 1), (4, 2)]
 DEFAULT_MIB = {"contig": 16, "interleaved": 4, "strided": 2, "collview": 16, "hdf5": 16}
 
 
@@ -126,7 +129,11 @@ def run_one(args, exes, cell, cfg, rep, logs):
            if not k.startswith(("ROMIO_HINTS", "ROMIO_XT_", "MPIR_CVAR_NUM_CLIQUES"))}
     env["MPIR_CVAR_NUM_CLIQUES"] = str(nodes)
     env["ROMIO_XT_STATS_FILE"] = os.path.join(logs, tag + ".stats.jsonl")
-    env["LD_LIBRARY_PATH"] = os.path.join(args.prefix, "lib")
+    # more ranks than cores: ch3:sock (nemesis busy-polls ~10x slower there)
+    prefix = args.sock_prefix if np_ > SOCK_ABOVE else args.prefix
+    if name == "unpatched":
+        prefix = args.unpatched_prefix
+    env["LD_LIBRARY_PATH"] = os.path.join(prefix, "lib")
     if hints:
         hf = os.path.join(logs, tag + ".hints")
         with open(hf, "w") as f:
@@ -134,7 +141,7 @@ def run_one(args, exes, cell, cfg, rep, logs):
                 f.write(f"{k} {v.format(work=work)}\n")
         env["ROMIO_HINTS"] = hf
         os.makedirs(os.path.join(work, "trace"), exist_ok=True)
-    full = [os.path.join(args.prefix, "bin", "mpiexec"), "-n", str(np_)] + argv
+    full = [os.path.join(prefix, "bin", "mpiexec"), "-n", str(np_)] + argv
     t0 = time.time()
     try:
         r = subprocess.run(full, env=env, cwd=work, capture_output=True, text=True,
@@ -164,8 +171,15 @@ def run_grid(args, exes):
         wls = args.workloads.split(",")
     reps = args.reps or reps
     configs = [c for c in CONFIGS if not args.only or c[0] in args.only.split(",")]
+    if args.unpatched_prefix:
+        configs.append(("unpatched", {}))
     logs = os.path.join(args.out, "logs")
     os.makedirs(logs, exist_ok=True)
+    if args.sock_prefix:
+        shapes = shapes + SOCK_SHAPES
+    else:
+        print("noharm: 4-rank cells skipped (no --sock-prefix / NOHARM_SOCK_PREFIX: "
+              "an install of romio-xt built with --with-device=ch3:sock)", file=sys.stderr)
     rows, cells = [], cells_of(wls, shapes)
     total, done, t_start = reps * len(cells) * len(configs), 0, time.time()
     for rep in range(reps):
@@ -195,9 +209,23 @@ def main():
     p.add_argument("--only", help="configs, comma-separated (stock is the baseline)")
     p.add_argument("--workloads", help="workloads, comma-separated")
     p.add_argument("--timeout", type=int, default=180)
+    p.add_argument("--sock-prefix", default=os.environ.get("NOHARM_SOCK_PREFIX", ""),
+                   help="romio-xt install built with ch3:sock: adds the 4-rank cells")
+    p.add_argument("--unpatched-prefix", default=os.environ.get("NOHARM_UNPATCHED_PREFIX", ""),
+                   help="an unpatched MPICH 4.0.2 install (same flags): adds config "
+                   "'unpatched' (no hints), to measure the no-hint overhead")
     p.add_argument("--report-only", action="store_true", help="re-summarise OUT/noharm.csv")
     args = p.parse_args()
     args.scale = GRIDS[args.grid][3]
+    if args.sock_prefix and not os.access(os.path.join(args.sock_prefix, "bin", "mpiexec"), os.X_OK):
+        print(f"noharm: --sock-prefix {args.sock_prefix}: no bin/mpiexec there; "
+              "4-rank cells skipped", file=sys.stderr)
+        args.sock_prefix = ""
+    if args.unpatched_prefix and not os.access(os.path.join(args.unpatched_prefix, "lib",
+                                                            "libmpi.so.12"), os.R_OK):
+        print(f"noharm: --unpatched-prefix {args.unpatched_prefix}: no lib/libmpi.so.12 there; "
+              "config unpatched skipped", file=sys.stderr)
+        args.unpatched_prefix = ""
     os.makedirs(args.out, exist_ok=True)
     csv_path = os.path.join(args.out, "noharm.csv")
     if not args.report_only:

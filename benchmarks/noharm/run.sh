@@ -5,6 +5,9 @@
 #   NOHARM_GRID=big   5 reps, 4x the data, coll_perf and FLASH-IO when built
 #   NOHARM_ARGS       more run.py arguments (--only stock,prefetch --reps 5 ...)
 #   XT_BENCH_WORK     scratch directory for the files (default bench-out/noharm-work)
+#   NOHARM_SOCK_PREFIX  a romio-xt install built with ch3:sock (second clone,
+#                     ./configure --prefix=DIR --with-mpich-configure="--with-device=ch3:sock
+#                     --disable-fortran --disable-cxx" && make install): adds 4-rank cells
 set -eu
 here=$(cd "$(dirname "$0")" && pwd)
 XT_PREFIX=${XT_PREFIX:-/tmp/xtb/install}
