@@ -132,6 +132,8 @@ def run_one(args, exes, cell, cfg, rep, logs):
     # more ranks than cores: ch3:sock (nemesis busy-polls ~10x slower there)
     prefix = args.sock_prefix if np_ > SOCK_ABOVE else args.prefix
     if name == "unpatched":
+        if np_ > SOCK_ABOVE:
+            return None         # the unpatched install is not a ch3:sock one
         prefix = args.unpatched_prefix
     env["LD_LIBRARY_PATH"] = os.path.join(prefix, "lib")
     if hints:
