@@ -383,6 +383,7 @@ static void plan_call(struct ads_call *c, int64_t lo, int64_t hi, int holes,
     ADIO_File fd = c->fd;
     struct stat sb;
     int64_t eof = INT64_MAX;
+    ads_prepare(fd, c->st);
     if (holes && c->is_write)
         eof = fstat(fd->fd_sys, &sb) == 0 ? sb.st_size : hi;
     call_costs(c->st, 0, &costs[0]);

@@ -256,6 +256,55 @@ START_TEST(calibration_lines_round_trip)
 }
 END_TEST
 
+/* a key matches only a whole line's tail after a space */
+START_TEST(calibration_line_key_match)
+{
+    const char *l = "1 2 3 4 5 6 42:/scratch/run";
+    ck_assert(ads_calib_line_is(l, strlen(l), "42:/scratch/run", 15));
+    ck_assert(!ads_calib_line_is(l, strlen(l), "2:/scratch/run", 14));    /* no space before */
+    ck_assert(!ads_calib_line_is(l, strlen(l), "42:/scratch", 11));
+    ck_assert(!ads_calib_line_is("42:/x", 5, "42:/x", 5));                 /* nothing before */
+}
+END_TEST
+
+/* save replaces a key's line and keeps the file at ADS_CALIB_KEEP lines,
+ * newest kept; load finds the saved values */
+START_TEST(calibration_cache_bounded)
+{
+    char dir[] = "/tmp/ads-unit-XXXXXX", file[256], key[64];
+    ck_assert_ptr_nonnull(mkdtemp(dir));
+    snprintf(file, sizeof(file), "%s/sub/ads-calibration", dir);
+    struct ads_calib c = {1e-5, 1e9, 1e-7, 4e9, 2e-6, 3e9}, d;
+    for (int k = 0; k < 3 * ADS_CALIB_KEEP; k++) {
+        snprintf(key, sizeof(key), "7:/d%d", k);
+        c.wr_lat = 1e-6 * (k + 1);
+        ck_assert_int_eq(ads_calib_save(file, key, &c), 0);
+    }
+    c.wr_lat = 9e-6;
+    ck_assert_int_eq(ads_calib_save(file, key, &c), 0);       /* the newest key again */
+    FILE *f = fopen(file, "r");
+    char line[512];
+    int lines = 0;
+    while (f && fgets(line, sizeof(line), f))
+        lines++;
+    if (f)
+        fclose(f);
+    ck_assert_int_eq(lines, ADS_CALIB_KEEP);
+    ck_assert_int_eq(ads_calib_load(file, key, &d), 0);
+    ck_assert(d.wr_lat == 9e-6);
+    snprintf(key, sizeof(key), "7:/d%d", 3 * ADS_CALIB_KEEP - ADS_CALIB_KEEP);
+    ck_assert_int_eq(ads_calib_load(file, key, &d), 0);          /* still kept */
+    ck_assert_int_eq(ads_calib_load(file, "7:/d0", &d), -1);       /* dropped */
+    ck_assert_int_eq(ads_calib_load(file, "7:/d1", &d), -1);
+    int lk = ads_calib_lock(file);
+    ck_assert_int_ge(lk, 0);
+    ads_calib_unlock(lk);
+    char cmd[300];
+    snprintf(cmd, sizeof(cmd), "rm -rf '%s'", dir);
+    ck_assert_int_eq(system(cmd), 0);
+}
+END_TEST
+
 /* --- the fast path for regular runs -------------------------------------- */
 
 /* segments expand to exactly the pieces ads_piece_next gives; whole blocks of
@@ -412,6 +461,8 @@ Suite *ads_suite(void)
     tcase_add_test(tc, alignment_extra_bytes);
     tcase_add_test(tc, probe_only_when_it_matters);
     tcase_add_test(tc, calibration_lines_round_trip);
+    tcase_add_test(tc, calibration_line_key_match);
+    tcase_add_test(tc, calibration_cache_bounded);
     tcase_add_test(tc, segments_batch_regular_views);
     tcase_add_test(tc, runs_plan_as_pieces);
     suite_add_tcase(s, tc);
