@@ -16,11 +16,13 @@
 #define CHUNK (1 << 20)
 #define SMALL_READS 32
 #define TINY_OPS 512
+#define EOF_PIECE 1024      /* past-EOF writes: 1 KiB every 16 KiB, as strided writers do */
+#define EOF_STRIDE (16 << 10)
 
 const struct ads_calib ads_calib_defaults = {
     .rd_lat_cold = 100e-6, .rd_bw_cold = 1e9,
     .rd_lat_warm = 1e-6, .rd_bw_warm = 3e9,
-    .wr_lat = 2e-6, .wr_bw = 2e9,
+    .wr_lat = 2e-6, .wr_bw = 2e9, .wr_lat_eof = 2e-6,
 };
 
 static double now(void)
@@ -69,6 +71,18 @@ static double scattered(int fd, char *buf, int n, size_t size, int writing)
     return (now() - t0) / n;
 }
 
+/* seconds per EOF_PIECE write that extends the file (past PROBE_SIZE),
+ * less its bytes' time: such writes cost more than rewrites of cached pages */
+static double past_eof(int fd, char *buf, double wr_bw)
+{
+    double t0 = now();
+    for (int k = 0; k < TINY_OPS; k++)
+        if (all(pwrite_rw, fd, buf, PROBE_SIZE + (off_t) k * EOF_STRIDE, EOF_PIECE) != 0)
+            return -1;
+    double per = (now() - t0) / TINY_OPS - EOF_PIECE / wr_bw;
+    return per > 0 ? per : 1e-7;
+}
+
 static int measure(int fd, char *buf, struct ads_calib *c)
 {
     double wr = seq_pass(fd, buf, 1);
@@ -90,6 +104,11 @@ static int measure(int fd, char *buf, struct ads_calib *c)
     c->rd_lat_cold = cold_small > 4096 * cold ? cold_small - 4096 * cold : cold_small;
     c->rd_bw_warm = 1 / warm;
     c->rd_lat_warm = warm_tiny;
+    c->wr_lat_eof = past_eof(fd, buf, c->wr_bw);
+    if (c->wr_lat_eof < 0 || ftruncate(fd, PROBE_SIZE) != 0)
+        return -1;
+    if (c->wr_lat_eof < c->wr_lat)
+        c->wr_lat_eof = c->wr_lat;
     return 0;
 }
 
@@ -136,23 +155,24 @@ int ads_calib_cache_file(char *path, size_t len)
 
 void ads_calib_format(char *line, size_t len, const char *key, const struct ads_calib *c)
 {
-    snprintf(line, len, "%.9g %.9g %.9g %.9g %.9g %.9g %s", c->rd_lat_cold, c->rd_bw_cold,
-             c->rd_lat_warm, c->rd_bw_warm, c->wr_lat, c->wr_bw, key);
+    snprintf(line, len, "%.9g %.9g %.9g %.9g %.9g %.9g %.9g %s", c->rd_lat_cold, c->rd_bw_cold,
+             c->rd_lat_warm, c->rd_bw_warm, c->wr_lat, c->wr_bw, c->wr_lat_eof, key);
 }
 
 int ads_calib_parse(const char *line, const char *key, struct ads_calib *out)
 {
     struct ads_calib c;
     int used = 0;
-    if (sscanf(line, "%lg %lg %lg %lg %lg %lg %n", &c.rd_lat_cold, &c.rd_bw_cold,
-               &c.rd_lat_warm, &c.rd_bw_warm, &c.wr_lat, &c.wr_bw, &used) != 6 || used == 0)
+    if (sscanf(line, "%lg %lg %lg %lg %lg %lg %lg %n", &c.rd_lat_cold, &c.rd_bw_cold,
+               &c.rd_lat_warm, &c.rd_bw_warm, &c.wr_lat, &c.wr_bw, &c.wr_lat_eof, &used) != 7 ||
+        used == 0)
         return -1;
     size_t klen = strlen(key);
     const char *k = line + used;
     if (strncmp(k, key, klen) != 0 || (k[klen] != '\0' && k[klen] != '\n'))
         return -1;
     if (!(c.rd_lat_cold > 0 && c.rd_bw_cold > 0 && c.rd_lat_warm > 0 && c.rd_bw_warm > 0 &&
-          c.wr_lat > 0 && c.wr_bw > 0))
+          c.wr_lat > 0 && c.wr_bw > 0 && c.wr_lat_eof > 0))
         return -1;
     *out = c;
     return 0;

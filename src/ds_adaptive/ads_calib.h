@@ -8,6 +8,7 @@ struct ads_calib {
     double rd_lat_cold, rd_bw_cold;     /* reads that reach the storage */
     double rd_lat_warm, rd_bw_warm;     /* reads served by the page cache */
     double wr_lat, wr_bw;               /* writes */
+    double wr_lat_eof;                  /* a small write past the end of file */
 };
 
 /* conservative values for when nothing can be measured */

@@ -109,6 +109,7 @@ static void ads_report(ADIO_File fd, void *state, struct xt_json *j)
     xt_json_num(j, "read_bandwidth_warm", st->cal.rd_bw_warm);
     xt_json_num(j, "write_latency", st->cal.wr_lat);
     xt_json_num(j, "write_bandwidth", st->cal.wr_bw);
+    xt_json_num(j, "write_latency_past_eof", st->cal.wr_lat_eof);
     xt_json_close(j);
 }
 
@@ -187,7 +188,7 @@ void ads_calibrate(ADIO_File fd, struct ads_state *st)
     if (calibrate && (lat <= 0 || bw <= 0))
         st->cal_source = calibrate_here(fd, &st->cal);
     if (lat > 0) {      /* the user's numbers override the measured ones */
-        st->cal.rd_lat_cold = st->cal.rd_lat_warm = st->cal.wr_lat = lat;
+        st->cal.rd_lat_cold = st->cal.rd_lat_warm = st->cal.wr_lat = st->cal.wr_lat_eof = lat;
         st->cal_source = ADS_CAL_HINTS;
     }
     if (bw > 0) {
