@@ -13,12 +13,14 @@ enum ads_counter {
     ADS_C_WRITE_BYTES, ADS_C_USEFUL_BYTES, ADS_C_RMW, ADS_C_THROUGH, ADS_C_SPLIT, ADS_NCOUNTERS
 };
 
-enum ads_cal_source { ADS_CAL_HINTS, ADS_CAL_CACHE, ADS_CAL_PROBE, ADS_CAL_DEFAULTS };
+/* where the costs came from; NONE: no call has needed them yet */
+enum ads_cal_source { ADS_CAL_HINTS, ADS_CAL_CACHE, ADS_CAL_PROBE, ADS_CAL_DEFAULTS, ADS_CAL_NONE };
 
 struct ads_state {
     const struct ads_method *method;
     struct ads_calib cal;
     int cal_source;
+    int ready;              /* align and cal set (ads_prepare) */
     int64_t align;          /* stripe size, or the file system's block size */
     int direct;             /* POSIX descriptor right below us: preadv/pwritev */
     int via_lower;          /* else a layer below must see every request (a cache):
@@ -33,7 +35,9 @@ extern const struct xt_layer ads_layer;
 /* one strided call (ads_io.c) */
 void ads_strided(ADIO_File fd, void *buf, int count, MPI_Datatype dt, int fpt,
                  ADIO_Offset offset, ADIO_Status *status, int *error_code, int is_write);
-/* the calibration of fd's directory, agreed on by all ranks (ads_layer.c) */
+/* this rank's calibration of fd's directory (ads_layer.c; no MPI) */
 void ads_calibrate(ADIO_File fd, struct ads_state *st);
+/* align and the costs, at the first call that plans (ads_layer.c) */
+void ads_prepare(ADIO_File fd, struct ads_state *st);
 
 #endif

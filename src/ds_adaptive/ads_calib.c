@@ -7,6 +7,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/file.h>
 #include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
@@ -15,11 +16,13 @@
 #define CHUNK (1 << 20)
 #define SMALL_READS 32
 #define TINY_OPS 512
+#define EOF_PIECE 1024      /* past-EOF writes: 1 KiB every 16 KiB, as strided writers do */
+#define EOF_STRIDE (16 << 10)
 
 const struct ads_calib ads_calib_defaults = {
     .rd_lat_cold = 100e-6, .rd_bw_cold = 1e9,
     .rd_lat_warm = 1e-6, .rd_bw_warm = 3e9,
-    .wr_lat = 2e-6, .wr_bw = 2e9,
+    .wr_lat = 2e-6, .wr_bw = 2e9, .wr_lat_eof = 2e-6,
 };
 
 static double now(void)
@@ -68,6 +71,18 @@ static double scattered(int fd, char *buf, int n, size_t size, int writing)
     return (now() - t0) / n;
 }
 
+/* seconds per EOF_PIECE write that extends the file (past PROBE_SIZE),
+ * less its bytes' time: such writes cost more than rewrites of cached pages */
+static double past_eof(int fd, char *buf, double wr_bw)
+{
+    double t0 = now();
+    for (int k = 0; k < TINY_OPS; k++)
+        if (all(pwrite_rw, fd, buf, PROBE_SIZE + (off_t) k * EOF_STRIDE, EOF_PIECE) != 0)
+            return -1;
+    double per = (now() - t0) / TINY_OPS - EOF_PIECE / wr_bw;
+    return per > 0 ? per : 1e-7;
+}
+
 static int measure(int fd, char *buf, struct ads_calib *c)
 {
     double wr = seq_pass(fd, buf, 1);
@@ -89,6 +104,11 @@ static int measure(int fd, char *buf, struct ads_calib *c)
     c->rd_lat_cold = cold_small > 4096 * cold ? cold_small - 4096 * cold : cold_small;
     c->rd_bw_warm = 1 / warm;
     c->rd_lat_warm = warm_tiny;
+    c->wr_lat_eof = past_eof(fd, buf, c->wr_bw);
+    if (c->wr_lat_eof < 0 || ftruncate(fd, PROBE_SIZE) != 0)
+        return -1;
+    if (c->wr_lat_eof < c->wr_lat)
+        c->wr_lat_eof = c->wr_lat;
     return 0;
 }
 
@@ -135,37 +155,53 @@ int ads_calib_cache_file(char *path, size_t len)
 
 void ads_calib_format(char *line, size_t len, const char *key, const struct ads_calib *c)
 {
-    snprintf(line, len, "%.9g %.9g %.9g %.9g %.9g %.9g %s", c->rd_lat_cold, c->rd_bw_cold,
-             c->rd_lat_warm, c->rd_bw_warm, c->wr_lat, c->wr_bw, key);
+    snprintf(line, len, "%.9g %.9g %.9g %.9g %.9g %.9g %.9g %s", c->rd_lat_cold, c->rd_bw_cold,
+             c->rd_lat_warm, c->rd_bw_warm, c->wr_lat, c->wr_bw, c->wr_lat_eof, key);
 }
 
 int ads_calib_parse(const char *line, const char *key, struct ads_calib *out)
 {
     struct ads_calib c;
     int used = 0;
-    if (sscanf(line, "%lg %lg %lg %lg %lg %lg %n", &c.rd_lat_cold, &c.rd_bw_cold,
-               &c.rd_lat_warm, &c.rd_bw_warm, &c.wr_lat, &c.wr_bw, &used) != 6 || used == 0)
+    if (sscanf(line, "%lg %lg %lg %lg %lg %lg %lg %n", &c.rd_lat_cold, &c.rd_bw_cold,
+               &c.rd_lat_warm, &c.rd_bw_warm, &c.wr_lat, &c.wr_bw, &c.wr_lat_eof, &used) != 7 ||
+        used == 0)
         return -1;
     size_t klen = strlen(key);
     const char *k = line + used;
     if (strncmp(k, key, klen) != 0 || (k[klen] != '\0' && k[klen] != '\n'))
         return -1;
     if (!(c.rd_lat_cold > 0 && c.rd_bw_cold > 0 && c.rd_lat_warm > 0 && c.rd_bw_warm > 0 &&
-          c.wr_lat > 0 && c.wr_bw > 0))
+          c.wr_lat > 0 && c.wr_bw > 0 && c.wr_lat_eof > 0))
         return -1;
     *out = c;
     return 0;
+}
+
+int ads_calib_line_is(const char *line, size_t len, const char *key, size_t klen)
+{
+    return len > klen && line[len - klen - 1] == ' ' && memcmp(line + len - klen, key, klen) == 0;
+}
+
+/* a line without its newline: its length */
+static size_t chomp(char *line)
+{
+    size_t n = strlen(line);
+    if (n > 0 && line[n - 1] == '\n')
+        line[--n] = '\0';
+    return n;
 }
 
 int ads_calib_load(const char *cache_file, const char *key, struct ads_calib *out)
 {
     FILE *f = fopen(cache_file, "r");
     char line[8192];
+    size_t klen = strlen(key);
     int found = -1;
     if (!f)
         return -1;
     while (fgets(line, sizeof(line), f))
-        if (ads_calib_parse(line, key, out) == 0)
+        if (ads_calib_line_is(line, chomp(line), key, klen) && ads_calib_parse(line, key, out) == 0)
             found = 0;      /* the last line for a key wins */
     fclose(f);
     return found;
@@ -184,16 +220,81 @@ static void mkdirs(const char *file)
     }
 }
 
-int ads_calib_save(const char *cache_file, const char *key, const struct ads_calib *c)
+int ads_calib_lock(const char *cache_file)
 {
-    char line[8192];
-    mkdirs(cache_file);
-    int fd = open(cache_file, O_WRONLY | O_CREAT | O_APPEND, 0644);
+    char path[4200];
+    snprintf(path, sizeof(path), "%s.lock", cache_file);
+    mkdirs(path);
+    int fd = open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0644);
     if (fd < 0)
         return -1;
+    while (flock(fd, LOCK_EX) != 0)
+        if (errno != EINTR) {
+            close(fd);
+            return -1;
+        }
+    return fd;
+}
+
+void ads_calib_unlock(int lock)
+{
+    if (lock >= 0)
+        close(lock);        /* releases the flock */
+}
+
+/* the newest `keep` lines of cache_file not for key, joined, into *text */
+static size_t kept_lines(const char *cache_file, const char *key, int keep, char **text)
+{
+    FILE *f = fopen(cache_file, "r");
+    char line[8192], *ring[ADS_CALIB_KEEP] = { 0 };
+    size_t klen = strlen(key), total = 0;
+    int n = 0;
+    *text = NULL;
+    while (f && fgets(line, sizeof(line), f)) {
+        size_t len = chomp(line);
+        if (len == 0 || ads_calib_line_is(line, len, key, klen))
+            continue;
+        free(ring[n % keep]);
+        ring[n++ % keep] = strdup(line);
+    }
+    if (f)
+        fclose(f);
+    for (int k = 0; k < keep; k++)
+        total += ring[k] ? strlen(ring[k]) + 1 : 0;
+    *text = malloc(total + 1);
+    size_t at = 0;
+    for (int k = n > keep ? n - keep : 0; k < n; k++) {
+        char *r = ring[k % keep];
+        if (r && *text) {
+            at += (size_t) sprintf(*text + at, "%s\n", r);
+        }
+        free(r);
+    }
+    if (!*text)
+        return 0;
+    (*text)[at] = '\0';
+    return at;
+}
+
+int ads_calib_save(const char *cache_file, const char *key, const struct ads_calib *c)
+{
+    char line[8192], tmp[4200];
+    char *old;
+    mkdirs(cache_file);
+    size_t n = kept_lines(cache_file, key, ADS_CALIB_KEEP - 1, &old);
+    snprintf(tmp, sizeof(tmp), "%s.%ld.tmp", cache_file, (long) getpid());
+    int fd = open(tmp, O_WRONLY | O_CREAT | O_TRUNC, 0644);
+    if (fd < 0) {
+        free(old);
+        return -1;
+    }
     ads_calib_format(line, sizeof(line) - 1, key, c);
     strcat(line, "\n");
-    ssize_t n = write(fd, line, strlen(line));
-    close(fd);
-    return n == (ssize_t) strlen(line) ? 0 : -1;
+    int ok = (n == 0 || write(fd, old, n) == (ssize_t) n) &&
+        write(fd, line, strlen(line)) == (ssize_t) strlen(line);
+    free(old);
+    ok = close(fd) == 0 && ok && rename(tmp, cache_file) == 0;
+    if (!ok)
+        unlink(tmp);
+    return ok ? 0 : -1;
 }

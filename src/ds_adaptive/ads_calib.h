@@ -8,6 +8,7 @@ struct ads_calib {
     double rd_lat_cold, rd_bw_cold;     /* reads that reach the storage */
     double rd_lat_warm, rd_bw_warm;     /* reads served by the page cache */
     double wr_lat, wr_bw;               /* writes */
+    double wr_lat_eof;                  /* a small write past the end of file */
 };
 
 /* conservative values for when nothing can be measured */
@@ -17,9 +18,17 @@ extern const struct ads_calib ads_calib_defaults;
  * second).  Returns 0, or -1 with a reason in why. */
 int ads_calib_probe(const char *dir, struct ads_calib *out, char *why, size_t whylen);
 
-/* The cache of probe results, one line per (device, directory). */
+/* The cache of probe results, one line per (device, directory).  Load: the
+ * last line for key.  Save: replaces key's line, keeps the newest
+ * ADS_CALIB_KEEP lines (the file stays small, so loading stays cheap). */
+#define ADS_CALIB_KEEP 64
 int ads_calib_load(const char *cache_file, const char *key, struct ads_calib *out);
 int ads_calib_save(const char *cache_file, const char *key, const struct ads_calib *c);
+/* an exclusive lock on cache_file's lock file (blocks), or -1 */
+int ads_calib_lock(const char *cache_file);
+void ads_calib_unlock(int lock);
+/* does cache line `line` (no newline) belong to key?  (cheap: before parsing) */
+int ads_calib_line_is(const char *line, size_t len, const char *key, size_t klen);
 /* "<st_dev>:<directory>" for dir; -1 when dir cannot be stat'ed */
 int ads_calib_key(const char *dir, char *key, size_t len);
 /* $XDG_CACHE_HOME/romio-xt/ads-calibration, or under $HOME/.cache */

@@ -116,6 +116,7 @@ static void call_costs(const struct ads_state *st, int cold, struct ads_costs *c
         : (struct ads_cost) {st->cal.rd_lat_warm, st->cal.rd_bw_warm};
     /* a small write into a page that is not cached reads the page first */
     c->write = (struct ads_cost) {st->cal.wr_lat + (cold ? st->cal.rd_lat_cold : 0), st->cal.wr_bw};
+    c->append_lat = st->cal.wr_lat_eof;
     c->align = cold ? st->align : 1;     /* cached bytes cost by the byte */
 }
 
@@ -383,6 +384,7 @@ static void plan_call(struct ads_call *c, int64_t lo, int64_t hi, int holes,
     ADIO_File fd = c->fd;
     struct stat sb;
     int64_t eof = INT64_MAX;
+    ads_prepare(fd, c->st);
     if (holes && c->is_write)
         eof = fstat(fd->fd_sys, &sb) == 0 ? sb.st_size : hi;
     call_costs(c->st, 0, &costs[0]);

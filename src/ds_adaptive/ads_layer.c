@@ -68,9 +68,18 @@ static int ads_open(ADIO_File fd, void *state)
     st->method = ads_methods[xt_hint(fd, XT_H_ADS_METHOD)->i];
     st->direct = xt_direct_io_ok(fd, XT_LAYER_ads) && xt_fs_has(fd, XT_FS_PLAIN_RW);
     st->via_lower = !st->direct && xt_fs_has(fd, XT_FS_PLAIN_RW);
+    st->cal = ads_calib_defaults;
+    st->cal_source = ADS_CAL_NONE;      /* ads_prepare, at the first planned call */
+    return 0;
+}
+
+void ads_prepare(ADIO_File fd, struct ads_state *st)
+{
+    if (st->ready)
+        return;
+    st->ready = 1;
     st->align = alignment(fd);
     ads_calibrate(fd, st);
-    return 0;
 }
 
 static void ads_close(ADIO_File fd, void *state, int *error_code)
@@ -86,7 +95,7 @@ static void ads_report(ADIO_File fd, void *state, struct xt_json *j)
 {
     static const char *const sources[] = {
         [ADS_CAL_HINTS] = "hints", [ADS_CAL_CACHE] = "cache", [ADS_CAL_PROBE] = "probe",
-        [ADS_CAL_DEFAULTS] = "defaults"
+        [ADS_CAL_DEFAULTS] = "defaults", [ADS_CAL_NONE] = "none"
     };
     const struct ads_state *st = state;
     xt_json_str(j, "method", st->method->name);
@@ -100,6 +109,7 @@ static void ads_report(ADIO_File fd, void *state, struct xt_json *j)
     xt_json_num(j, "read_bandwidth_warm", st->cal.rd_bw_warm);
     xt_json_num(j, "write_latency", st->cal.wr_lat);
     xt_json_num(j, "write_bandwidth", st->cal.wr_bw);
+    xt_json_num(j, "write_latency_past_eof", st->cal.wr_lat_eof);
     xt_json_close(j);
 }
 
@@ -122,17 +132,37 @@ const struct xt_layer ads_layer = {
 
 /* --- calibration --------------------------------------------------------- */
 
-/* rank 0 finds (cache) or measures (probe) the costs of fd's directory */
-static int calibrate_rank0(ADIO_File fd, struct ads_calib *cal)
+/* Per process, lazily (the first call that plans; contiguous calls and files
+ * without one never pay): the last directory's costs, so the opens after the
+ * first in a directory cost nothing. */
+static struct {
+    char key[4200];
+    struct ads_calib cal;
+} memo;
+
+/* this rank finds (memo, cache) or measures (probe) the costs of fd's
+ * directory; the probe runs under the cache's lock, so ranks that start
+ * together probe once and the others read its result */
+static int calibrate_here(ADIO_File fd, struct ads_calib *cal)
 {
     char path[4096], dir[4096], key[4200], cache[4096], why[512];
     snprintf(path, sizeof(path), "%s", fd->filename);
     snprintf(dir, sizeof(dir), "%s", dirname(path));
     int have_key = ads_calib_key(dir, key, sizeof(key)) == 0;
     int have_cache = ads_calib_cache_file(cache, sizeof(cache)) == 0;
-    if (have_key && have_cache && ads_calib_load(cache, key, cal) == 0)
+    if (have_key && memo.key[0] && strcmp(memo.key, key) == 0) {
+        *cal = memo.cal;
         return ADS_CAL_CACHE;
+    }
+    int source = ADS_CAL_CACHE, lock = -1;
+    if (have_key && have_cache && ads_calib_load(cache, key, cal) == 0)
+        goto found;
+    if (have_key && have_cache && (lock = ads_calib_lock(cache)) >= 0 &&
+        ads_calib_load(cache, key, cal) == 0)
+        goto found;
+    source = ADS_CAL_PROBE;
     if (ads_calib_probe(dir, cal, why, sizeof(why)) != 0) {
+        ads_calib_unlock(lock);
         *cal = ads_calib_defaults;
         xt_warn(fd, XT_WARN_SELF, "romio_ads_calibrate: %s; using built-in costs (set "
                 "romio_ads_latency and romio_ads_bandwidth to give your own)", why);
@@ -140,27 +170,25 @@ static int calibrate_rank0(ADIO_File fd, struct ads_calib *cal)
     }
     if (have_key && have_cache)
         ads_calib_save(cache, key, cal);
-    return ADS_CAL_PROBE;
+  found:
+    ads_calib_unlock(lock);
+    if (have_key) {
+        snprintf(memo.key, sizeof(memo.key), "%s", key);
+        memo.cal = *cal;
+    }
+    return source;
 }
 
 void ads_calibrate(ADIO_File fd, struct ads_state *st)
 {
     double lat = xt_hint(fd, XT_H_ADS_LATENCY)->d, bw = (double) xt_hint(fd, XT_H_ADS_BANDWIDTH)->i;
     int calibrate = xt_hint(fd, XT_H_ADS_CALIBRATE)->i == XT_H_ADS_CALIBRATE_enable;
-    double msg[7];
     st->cal = ads_calib_defaults;
     st->cal_source = ADS_CAL_DEFAULTS;
-    if (calibrate && (lat <= 0 || bw <= 0)) {
-        if (xt_file(fd)->rank == 0) {
-            msg[6] = calibrate_rank0(fd, &st->cal);
-            memcpy(msg, &st->cal, sizeof(st->cal));
-        }
-        MPI_Bcast(msg, 7, MPI_DOUBLE, 0, fd->comm);
-        memcpy(&st->cal, msg, sizeof(st->cal));
-        st->cal_source = (int) msg[6];
-    }
+    if (calibrate && (lat <= 0 || bw <= 0))
+        st->cal_source = calibrate_here(fd, &st->cal);
     if (lat > 0) {      /* the user's numbers override the measured ones */
-        st->cal.rd_lat_cold = st->cal.rd_lat_warm = st->cal.wr_lat = lat;
+        st->cal.rd_lat_cold = st->cal.rd_lat_warm = st->cal.wr_lat = st->cal.wr_lat_eof = lat;
         st->cal_source = ADS_CAL_HINTS;
     }
     if (bw > 0) {

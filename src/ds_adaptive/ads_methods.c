@@ -71,6 +71,12 @@ static double read_time(const struct ads_cost *k, int64_t bytes)
     return bytes > 0 ? bytes / k->bw : 0;
 }
 
+/* a small write past the end of file (it extends the file) */
+static double append_lat(const struct ads_costs *c)
+{
+    return c->append_lat > 0 ? c->append_lat : c->write.lat;
+}
+
 /* t[0]: hole bytes a read request is worth; t[1]: hole bytes below EOF a
  * write request is worth (read and written back); t[2]: past EOF (written) */
 static void adaptive_prepare(struct ads_ctx *x)
@@ -78,7 +84,7 @@ static void adaptive_prepare(struct ads_ctx *x)
     const struct ads_costs *c = x->c;
     x->t[0] = c->read.lat * c->read.bw;
     x->t[1] = c->write.lat / (1 / c->write.bw + 1 / c->read.bw);
-    x->t[2] = c->write.lat * c->write.bw;
+    x->t[2] = append_lat(c) * c->write.bw;
 }
 
 /* reads: only alignment units the neighbours do not touch cost anything,
@@ -109,7 +115,8 @@ static int adaptive_write(const struct ads_ctx *x, const struct ads_window *w, i
     int64_t below_eof = min64(window, x->eof - w->start);
     double rmw = (below_eof > 0 ? c->read.lat + read_time(&c->read, below_eof) : 0)
         + c->write.lat + window / c->write.bw;
-    double separate = (1 + k) * c->write.lat + (w->data + k * len) / c->write.bw;
+    double lat = below_eof > 0 ? c->write.lat : append_lat(c);
+    double separate = (1 + k) * lat + (w->data + k * len) / c->write.bw;
     return rmw < separate;
 }
 

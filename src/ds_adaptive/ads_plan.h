@@ -17,6 +17,7 @@ struct ads_cost {
 
 struct ads_costs {
     struct ads_cost read, write;
+    double append_lat;  /* a small write past the end of file (0: write.lat) */
     int64_t align;      /* alignment unit: stripe size, or the block size */
 };
 

@@ -46,44 +46,47 @@ double xtt_time(void)
 
 /* The per-call clock: the TSC (one instruction, a clock_gettime costs
  * ~150 ns under gVisor), converted with a rate measured against the monotonic
- * clock from this process's first traced open, re-anchored to that clock every
- * XTT_ANCHOR_S seconds of TSC time (so conversion errors stay microseconds).
- * Elsewhere: the monotonic clock. */
+ * clock, re-anchored to that clock every XTT_ANCHOR_S seconds of TSC time (so
+ * conversion errors stay microseconds).  Until the first XTT_RATE_S seconds
+ * after this process's first stamp have passed (no rate yet), and elsewhere:
+ * the monotonic clock.  Nothing waits for the rate. */
 #if defined(__x86_64__) || defined(__i386__)
 #include <x86intrin.h>
 #define XTT_ANCHOR_S 0.01
+#define XTT_RATE_S 1e-3
 
 static struct {
     uint64_t first, at;         /* TSC at the first anchor and at the last */
     double first_s, at_s;       /* xtt_time() then */
-    double per_s;               /* TSC ticks per second */
+    double per_s;               /* TSC ticks per second; 0: not known yet */
 } T;
 
-static void anchor(void)
+/* the TSC and xtt_time() now; the TSC read halfway */
+static double tsc_pair(uint64_t *tsc)
 {
     uint64_t a = __rdtsc();
     double s = xtt_time();
     uint64_t b = __rdtsc();
-    T.at = a + (b - a) / 2;
-    T.at_s = s;
-    if (T.first == 0) {         /* the first: a 1 ms rate for the first interval */
-        T.first = T.at;
-        T.first_s = s;
-        while (xtt_time() - s < 1e-3);
-        a = __rdtsc();
-        T.per_s = (a - T.first) / (xtt_time() - s);
-    } else if (s - T.first_s > 1e-3)
-        T.per_s = (T.at - T.first) / (s - T.first_s);
+    *tsc = a + (b - a) / 2;
+    return s;
 }
 
 double xtt_stamp(void)
 {
     uint64_t t = __rdtsc();
-    if (T.first == 0 || t - T.at > (uint64_t) (T.per_s * XTT_ANCHOR_S)) {
-        anchor();
-        t = __rdtsc();
+    if (T.per_s > 0 && t - T.at <= (uint64_t) (T.per_s * XTT_ANCHOR_S))
+        return T.at_s + (double) (int64_t) (t - T.at) / T.per_s;
+    uint64_t at;
+    double s = tsc_pair(&at);
+    if (T.first == 0) {
+        T.first = at;
+        T.first_s = s;
+    } else if (s - T.first_s >= XTT_RATE_S && at > T.first) {
+        T.per_s = (at - T.first) / (s - T.first_s);
+        T.at = at;
+        T.at_s = s;
     }
-    return T.at_s + (double) (int64_t) (t - T.at) / T.per_s;
+    return s;
 }
 #else
 double xtt_stamp(void)
@@ -204,8 +207,11 @@ int xtt_writer_join(ADIO_File fd, const char *dir)
 {
     struct xt_file *xf = xt_file(fd);
     struct xtt_agree a = { 0 };
-    int ok, all_ok;
-    MPI_Barrier(fd->comm);
+    int ok, all_ok, st[2] = { W.state, -W.state }, lo[2];
+    /* every rank traces already (a later open): one collective */
+    MPI_Allreduce(st, lo, 2, MPI_INT, MPI_MIN, fd->comm);
+    if (lo[0] == 1 && lo[1] == -1)
+        return 0;
     if (xf->rank == 0) {
         if (W.state == 0) {
             struct timespec ts;

@@ -40,6 +40,25 @@ PY
 }
 run calibration-cache calibration_case
 
+# contiguous calls only: no calibration at all (no probe, no cache file),
+# the stats record says so; the data read back is right
+no_calibration_case() {
+    local hints=$out/nocal.hints cache=$out/nocal-cache
+    printf 'romio_ds_read adaptive\nromio_ds_write adaptive\n' > "$hints"
+    timeout 300 "$mpiexec" -n 2 ./t_stats_io "$out/nocal.dat" write > /dev/null || return 1
+    rm -rf "$cache"
+    XDG_CACHE_HOME=$cache ROMIO_HINTS=$hints ROMIO_XT_STATS=1 ROMIO_XT_STATS_FILE=$out/nocal.json \
+        timeout 300 "$mpiexec" -n 2 ./t_stats_io "$out/nocal.dat" verify || return 1
+    [ ! -e "$cache/romio-xt/ads-calibration" ] || { echo "a contiguous-only open calibrated"; return 1; }
+    python3 - "$out/nocal.json" <<'PY'
+import json, sys
+a = json.loads(open(sys.argv[1]).readline())["features"]["ds_adaptive"]
+assert a["calibration"]["source"] == "none" and a["calls"] == 0, a
+print("contiguous only:", a["calibration"]["source"], "calls", a["calls"])
+PY
+}
+run no-calibration-contiguous no_calibration_case
+
 # stats: what the layer did adds up
 stats_case() {
     printf 'romio_ds_write adaptive\nromio_ds_read adaptive\n' > "$out/st.hints"

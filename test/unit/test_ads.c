@@ -122,6 +122,31 @@ static int count_windows(const char *name, int is_write, int64_t data, int64_t s
     return windows + 1;
 }
 
+/* adaptive writes past the end of file: 1 KiB pieces every 16 KiB, 64 of
+ * them (the no-harm grid's strided writer into a new file).  With appending
+ * writes as cheap as rewrites (append_lat 0: write.lat, 2 us) the pieces go
+ * one by one; when extending the file costs 12 us a write, through the holes */
+START_TEST(adaptive_write_past_eof_uses_append_cost)
+{
+    struct ads_costs c = {.read = {.lat = 1e-6, .bw = 1e9}, .write = {.lat = 2e-6, .bw = 2e9},
+        .align = 1};
+    for (int k = 0; k < 2; k++) {
+        c.append_lat = k ? 12e-6 : 0;
+        struct ads_ctx x = {.c = &c, .is_write = 1, .eof = 0, .max_window = 1 << 20,
+            .access_end = 63 * 16384 + 1024};
+        struct ads_plan p;
+        int windows = 1;
+        ads_plan_init(&p, ads_method_find("adaptive"), &x, NULL, NULL, NULL, 500);
+        for (int j = 0; j < 64; j++)
+            if (!ads_plan_join(&p, j * 16384, 1024)) {
+                windows++;
+                ads_plan_start(&p, j * 16384, 1024);
+            }
+        ck_assert_int_eq(windows, k ? 1 : 64);
+    }
+}
+END_TEST
+
 /* ads_methods[] is indexed by romio_ads_method's choices */
 START_TEST(methods_by_hint_choice)
 {
@@ -245,14 +270,67 @@ END_TEST
 
 START_TEST(calibration_lines_round_trip)
 {
-    struct ads_calib c = {1.5e-5, 1.2e9, 3e-7, 4e9, 2e-6, 3e9}, d;
+    struct ads_calib c = {1.5e-5, 1.2e9, 3e-7, 4e9, 2e-6, 3e9, 8e-6}, d;
     char line[512];
     ads_calib_format(line, sizeof(line), "42:/scratch/run", &c);
     ck_assert_int_eq(ads_calib_parse(line, "42:/scratch/run", &d), 0);
-    ck_assert(d.rd_lat_cold == c.rd_lat_cold && d.wr_bw == c.wr_bw && d.rd_bw_warm == c.rd_bw_warm);
+    ck_assert(d.rd_lat_cold == c.rd_lat_cold && d.wr_bw == c.wr_bw && d.rd_bw_warm == c.rd_bw_warm &&
+              d.wr_lat_eof == c.wr_lat_eof);
     ck_assert_int_eq(ads_calib_parse(line, "42:/scratch", &d), -1);    /* other key */
     ck_assert_int_eq(ads_calib_parse("garbage", "42:/scratch/run", &d), -1);
-    ck_assert_int_eq(ads_calib_parse("0 1 1 1 1 1 k", "k", &d), -1);  /* zero latency */
+    ck_assert_int_eq(ads_calib_parse("0 1 1 1 1 1 1 k", "k", &d), -1);  /* zero latency */
+    ck_assert_int_eq(ads_calib_parse("1 1 1 1 1 1 0 k", "k", &d), -1);  /* zero past EOF */
+    ck_assert_int_eq(ads_calib_parse("1 1 1 1 1 1 k", "k", &d), -1);    /* old 6-number line */
+    ck_assert_int_eq(ads_calib_parse("1 1 1 1 1 1 1 k", "k", &d), 0);
+}
+END_TEST
+
+/* a key matches only a whole line's tail after a space */
+START_TEST(calibration_line_key_match)
+{
+    const char *l = "1 2 3 4 5 6 42:/scratch/run";
+    ck_assert(ads_calib_line_is(l, strlen(l), "42:/scratch/run", 15));
+    ck_assert(!ads_calib_line_is(l, strlen(l), "2:/scratch/run", 14));    /* no space before */
+    ck_assert(!ads_calib_line_is(l, strlen(l), "42:/scratch", 11));
+    ck_assert(!ads_calib_line_is("42:/x", 5, "42:/x", 5));                 /* nothing before */
+}
+END_TEST
+
+/* save replaces a key's line and keeps the file at ADS_CALIB_KEEP lines,
+ * newest kept; load finds the saved values */
+START_TEST(calibration_cache_bounded)
+{
+    char dir[] = "/tmp/ads-unit-XXXXXX", file[256], key[64];
+    ck_assert_ptr_nonnull(mkdtemp(dir));
+    snprintf(file, sizeof(file), "%s/sub/ads-calibration", dir);
+    struct ads_calib c = {1e-5, 1e9, 1e-7, 4e9, 2e-6, 3e9, 4e-6}, d;
+    for (int k = 0; k < 3 * ADS_CALIB_KEEP; k++) {
+        snprintf(key, sizeof(key), "7:/d%d", k);
+        c.wr_lat = 1e-6 * (k + 1);
+        ck_assert_int_eq(ads_calib_save(file, key, &c), 0);
+    }
+    c.wr_lat = 9e-6;
+    ck_assert_int_eq(ads_calib_save(file, key, &c), 0);       /* the newest key again */
+    FILE *f = fopen(file, "r");
+    char line[512];
+    int lines = 0;
+    while (f && fgets(line, sizeof(line), f))
+        lines++;
+    if (f)
+        fclose(f);
+    ck_assert_int_eq(lines, ADS_CALIB_KEEP);
+    ck_assert_int_eq(ads_calib_load(file, key, &d), 0);
+    ck_assert(d.wr_lat == 9e-6);
+    snprintf(key, sizeof(key), "7:/d%d", 3 * ADS_CALIB_KEEP - ADS_CALIB_KEEP);
+    ck_assert_int_eq(ads_calib_load(file, key, &d), 0);          /* still kept */
+    ck_assert_int_eq(ads_calib_load(file, "7:/d0", &d), -1);       /* dropped */
+    ck_assert_int_eq(ads_calib_load(file, "7:/d1", &d), -1);
+    int lk = ads_calib_lock(file);
+    ck_assert_int_ge(lk, 0);
+    ads_calib_unlock(lk);
+    char cmd[300];
+    snprintf(cmd, sizeof(cmd), "rm -rf '%s'", dir);
+    ck_assert_int_eq(system(cmd), 0);
 }
 END_TEST
 
@@ -412,6 +490,9 @@ Suite *ads_suite(void)
     tcase_add_test(tc, alignment_extra_bytes);
     tcase_add_test(tc, probe_only_when_it_matters);
     tcase_add_test(tc, calibration_lines_round_trip);
+    tcase_add_test(tc, calibration_line_key_match);
+    tcase_add_test(tc, adaptive_write_past_eof_uses_append_cost);
+    tcase_add_test(tc, calibration_cache_bounded);
     tcase_add_test(tc, segments_batch_regular_views);
     tcase_add_test(tc, runs_plan_as_pieces);
     suite_add_tcase(s, tc);
