@@ -69,12 +69,23 @@ static double home_time(const struct orth_sel *s, const struct orth_entry *e)
     return w->n ? e->sig.bytes / rate(w, w->n >= ORTH_TRIM_FROM) : 0;
 }
 
+/* the file's calls so far as home would run them (each pattern's calls at
+ * its home rate): one descheduled call or a cold first call does not pay for
+ * trials */
+static double home_total(const struct orth_sel *s)
+{
+    double t = 0;
+    for (int i = 0; i < s->nsig; i++)
+        t += s->sigs[i].calls * home_time(s, &s->sigs[i]);
+    return t;
+}
+
 int orth_sel_affordable(const struct orth_sel *s, const struct orth_entry *e)
 {
     if (s->budget <= 0 || e->phase != ORTH_EXAMINING || e->cur == s->home)
         return 1;
     double ref = home_time(s, e);
-    return ref > 0 && s->spent + (ORTH_TRIAL_COST - 1) * ref <= s->budget * s->total;
+    return ref > 0 && s->spent + (ORTH_TRIAL_COST - 1) * ref <= s->budget * home_total(s);
 }
 
 int orth_sig_equal(const struct orth_sig *a, const struct orth_sig *b)
@@ -251,7 +262,6 @@ static int monitor(struct orth_sel *s, struct orth_entry *e, double bytes, doubl
 int orth_sel_record(struct orth_sel *s, struct orth_entry *e, int c, double bytes, double time)
 {
     e->calls++;
-    s->total += time;
     if (e->phase == ORTH_EXAMINING)
         return examine(s, e, c, bytes, time);
     return monitor(s, e, bytes, time);

@@ -60,11 +60,11 @@ struct orth_sel {
     int nsig;
     /* the regret bound: a trial of another candidate than home (the stock
      * routine) runs only when the time the trials lost against home so far,
-     * plus one more trial's estimate, stays within budget x the time of all
-     * calls so far; budget 0: no bound (trials from a pattern's first calls) */
+     * plus one more trial's estimate, stays within budget x the time all
+     * calls so far would take at home's rate; 0: no bound (trials from a
+     * pattern's first calls) */
     double budget;
     int home;
-    double total;               /* seconds of all recorded calls */
     double spent;               /* seconds the trials took beyond home's rate (< 0: gained) */
     int64_t deferred;           /* calls run by home while a trial was not affordable */
     uint64_t clock;

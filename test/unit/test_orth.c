@@ -480,6 +480,23 @@ START_TEST(budget_home_not_first)
 }
 END_TEST
 
+/* one descheduled (50x) home call does not pay for a trial: the budget is
+ * counted at home's rate without its slowest call */
+START_TEST(budget_outlier_pays_nothing)
+{
+    struct orth_sel s;
+    struct orth_sig sig = sig_of(1 << 20);
+    orth_sel_init(&s, 2, 3, 0.15);
+    orth_sel_budget(&s, 0.05, 0);
+    for (int i = 0; i < 19; i++) {
+        struct orth_entry *e = orth_sel_entry(&s, &sig);
+        ck_assert_int_eq(orth_sel_pick(e), 0);
+        orth_sel_record(&s, e, 0, (double) sig.bytes, i == 2 ? 5.0 : 0.1);
+    }
+    ck_assert_int_eq(orth_sel_pick(orth_sel_entry(&s, &sig)), 0);
+}
+END_TEST
+
 Suite *orth_suite(void)
 {
     Suite *s = suite_create("orthrus");
@@ -501,6 +518,7 @@ Suite *orth_suite(void)
     tcase_add_test(tc, budget_bounds_the_whole_run);
     tcase_add_test(tc, budget_gain_lets_the_examination_go_on);
     tcase_add_test(tc, budget_home_not_first);
+    tcase_add_test(tc, budget_outlier_pays_nothing);
     suite_add_tcase(s, tc);
     return s;
 }
