@@ -48,7 +48,7 @@ static void print_warning(const char *text)
 
 /* one collective round over at most XT_WARN_CHUNK slots (no allocation: an
  * out-of-memory rank must not leave the others in the collective) */
-#define XT_WARN_CHUNK 64
+#define XT_WARN_CHUNK 256
 static void warn_chunk(ADIO_File fd, int rank, int nprocs, char (*texts)[XT_WARN_LEN], int n)
 {
     int mine[XT_WARN_CHUNK], who[XT_WARN_CHUNK];

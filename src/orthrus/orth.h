@@ -70,8 +70,8 @@ struct orth_state {
     FILE *log;                  /* rank 0: romio_orthrus_log, or NULL */
     int rotation[ORTH_MAX_CAND];        /* indices into orth_cands */
     int forced;                 /* index into orth_cands, or -1 */
-    MPI_Comm node;              /* the processes sharing this node */
-    int nnodes;
+    MPI_Comm node;              /* the processes sharing this node (orth_nodes) */
+    int nnodes;                 /* (orth_nodes) */
     int64_t bypassed;           /* calls passed to the stock routine unexamined */
     int64_t runs[ORTH_MAX_CAND + 4];    /* calls run per orth_cands index */
     struct orth_vb *vb;         /* view_based's state (orth_vb.h), NULL when not used */
@@ -83,6 +83,8 @@ extern const struct xt_layer orth_layer;
 int orth_open(ADIO_File fd, void *state);
 void orth_close(ADIO_File fd, void *state, int *err);
 void orth_report(ADIO_File fd, void *state, struct xt_json *j);
+/* st->node and st->nnodes, made on first use (collective over fd->comm) */
+void orth_nodes(ADIO_File fd, struct orth_state *st);
 void orth_log_call(struct orth_state *st, const struct orth_pending *p, double secs, int was,
                    int event);
 /* settles the pending call from a reduced record r (collective: every rank) */

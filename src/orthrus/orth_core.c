@@ -28,6 +28,7 @@ static int to_node_aggregator(const struct orth_route *rt, ADIO_Offset off)
 void orth_core_first(struct orth_call *c, int *err)
 {
     struct orth_state *st = c->st;
+    orth_nodes(c->fd, st);
     struct orth_route rt = {.comm = st->node,.unit = 0,.dest = to_node_aggregator };
     rt.agg = pick_aggregator(st->node, c->bytes);
     orth_exchange(c, &rt, err);

@@ -25,6 +25,8 @@ void orth_disk_first(struct orth_call *c, int *err)
     ADIO_Offset unit = (ADIO_Offset) xt_hint(c->fd, XT_H_ORTH_STRIPE)->i;
     factor = factor > 0 ? factor : c->fd->hints->striping_factor;
     MPI_Comm_size(c->fd->comm, &rt.nprocs);
+    if (factor <= 0)
+        orth_nodes(c->fd, st);
     rt.naggs = factor > 0 ? factor : st->nnodes;
     rt.naggs = rt.naggs > rt.nprocs ? rt.nprocs : rt.naggs < 1 ? 1 : rt.naggs;
     unit = unit > 0 ? unit : c->fd->hints->striping_unit;

@@ -81,7 +81,9 @@ static void open_log(ADIO_File fd, struct orth_state *st)
         else if (ftell(st->log) == 0)
             fprintf(st->log, "call,time,op,signature,candidate,phase,bytes,seconds,event\n");
     }
-    xt_warn(fd, XT_WARN_ALL, msg[0] ? "%s" : NULL, msg);
+    /* only rank 0 opens the log: its warning needs no collective (once per job) */
+    if (msg[0])
+        xt_warn(fd, XT_WARN_SELF, "%s", msg);
 }
 
 /* one CSV line per recorded call (rank 0): the phase it ran in, and the
@@ -163,24 +165,39 @@ static void parse_candidates(ADIO_File fd, struct orth_state *st)
             snprintf(bad, sizeof(bad), "hint romio_orthrus_candidates: no candidate in '%s'; "
                      "using all", given);
     }
-    xt_warn(fd, XT_WARN_ALL, bad[0] ? "%s" : NULL, bad);
+    /* the list is agreed (rank 0's): a warning, or none, on every rank alike */
+    if (bad[0])
+        xt_warn(fd, XT_WARN_ALL, "%s", bad);
     orth_sel_init(&st->sel, n, (int) xt_hint(fd, XT_H_ORTH_TRIALS)->i,
                   xt_hint(fd, XT_H_ORTH_THRESHOLD)->d);
+    int home = 0;
+    for (int c = 0; c < n; c++)
+        home = st->rotation[c] == ORTH_two_phase ? c : home;
+    orth_sel_budget(&st->sel, xt_hint(fd, XT_H_ORTH_BUDGET)->d, home);
+}
+
+/* the node communicator and the number of nodes, made at the first call of
+ * a candidate that needs them (collective over fd->comm: every rank runs the
+ * same candidate), so that files never running one pay nothing at open */
+void orth_nodes(ADIO_File fd, struct orth_state *st)
+{
+    int rank, node_rank, leader;
+    if (st->node != MPI_COMM_NULL)
+        return;
+    MPI_Comm_rank(fd->comm, &rank);
+    MPI_Comm_split_type(fd->comm, MPI_COMM_TYPE_SHARED, rank, MPI_INFO_NULL, &st->node);
+    MPI_Comm_rank(st->node, &node_rank);
+    leader = node_rank == 0;
+    MPI_Allreduce(&leader, &st->nnodes, 1, MPI_INT, MPI_SUM, fd->comm);
 }
 
 int orth_open(ADIO_File fd, void *state)
 {
     struct orth_state *st = state;
-    int rank;
     int64_t force = xt_hint(fd, XT_H_ORTH_FORCE)->i;
     st->forced = force == XT_H_ORTH_FORCE_none ? -1 : ORTH_FORCED_CAND(force);
     parse_candidates(fd, st);
-    MPI_Comm_rank(fd->comm, &rank);
-    MPI_Comm_split_type(fd->comm, MPI_COMM_TYPE_SHARED, rank, MPI_INFO_NULL, &st->node);
-    int node_rank, leader;
-    MPI_Comm_rank(st->node, &node_rank);
-    leader = node_rank == 0;
-    MPI_Allreduce(&leader, &st->nnodes, 1, MPI_INT, MPI_SUM, fd->comm);
+    st->node = MPI_COMM_NULL;   /* orth_nodes(), at the first call that needs it */
     MPI_Type_contiguous(ORTH_R_N, MPI_INT64_T, &st->rec);
     MPI_Type_commit(&st->rec);
     MPI_Op_create(reduce_fn, 1, &st->op);
@@ -253,6 +270,9 @@ void orth_report(ADIO_File fd, void *state, struct xt_json *j)
         xt_json_str(j, NULL, orth_cands[st->rotation[c]].name);
     xt_json_close(j);
     xt_json_int(j, "stock_calls", st->bypassed);
+    xt_json_num(j, "budget", st->sel.budget);
+    xt_json_int(j, "deferred_trials", st->sel.deferred);
+    xt_json_num(j, "trial_seconds_lost", st->sel.spent);
     xt_json_open(j, "runs", '{');
     for (int c = 0; c < orth_ncands; c++)
         xt_json_int(j, orth_cands[c].name, st->runs[c]);

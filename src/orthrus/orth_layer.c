@@ -84,6 +84,9 @@ static void run_call(ADIO_File fd, struct orth_call *c, int *err)
         .is_write = c->is_write
     };
     int own = orth_cands[cand].run != orth_two_phase;
+    /* their first-use setup (made lazily, collective) is not timed as the call */
+    if (cand == ORTH_core_first || cand == ORTH_disk_first)
+        orth_nodes(fd, c->st);
     if (own)
         xt_coll_notify(fd, XT_LAYER_orth, &xc, 0);
     double t0 = xt_now();

@@ -15,6 +15,9 @@
 /* re-examinations that keep the winner double the monitoring window, up to
  * trials << ORTH_MAX_BACKOFF calls */
 #define ORTH_MAX_BACKOFF 3
+/* a trial is budgeted as if it took this many times home's call time (a
+ * candidate 1.5x slower is dropped after one call) */
+#define ORTH_TRIAL_COST 2.0
 
 /* adds one call to a window, remembering its slowest call */
 static void add_call(struct orth_window *w, double b, double t)
@@ -53,6 +56,38 @@ void orth_sel_init(struct orth_sel *s, int ncand, int trials, double threshold)
     s->threshold = threshold;
 }
 
+void orth_sel_budget(struct orth_sel *s, double budget, int home)
+{
+    s->budget = budget > 0 ? budget : 0;
+    s->home = home >= 0 && home < s->ncand ? home : 0;
+}
+
+/* home's time for one call of e at its examination rate (0: not run yet) */
+static double home_time(const struct orth_sel *s, const struct orth_entry *e)
+{
+    const struct orth_window *w = &e->exam[s->home];
+    return w->n ? e->sig.bytes / rate(w, w->n >= ORTH_TRIM_FROM) : 0;
+}
+
+/* the file's calls so far as home would run them (each pattern's calls at
+ * its home rate): one descheduled call or a cold first call does not pay for
+ * trials */
+static double home_total(const struct orth_sel *s)
+{
+    double t = 0;
+    for (int i = 0; i < s->nsig; i++)
+        t += s->sigs[i].calls * home_time(s, &s->sigs[i]);
+    return t;
+}
+
+int orth_sel_affordable(const struct orth_sel *s, const struct orth_entry *e)
+{
+    if (s->budget <= 0 || e->phase != ORTH_EXAMINING || e->cur == s->home)
+        return 1;
+    double ref = home_time(s, e);
+    return ref > 0 && s->spent + (ORTH_TRIAL_COST - 1) * ref <= s->budget * home_total(s);
+}
+
 int orth_sig_equal(const struct orth_sig *a, const struct orth_sig *b)
 {
     return a->is_write == b->is_write && a->nprocs == b->nprocs && a->nreqs == b->nreqs &&
@@ -62,7 +97,7 @@ int orth_sig_equal(const struct orth_sig *a, const struct orth_sig *b)
 static void start_examination(struct orth_entry *e)
 {
     e->phase = ORTH_EXAMINING;
-    e->cur = 0;
+    e->cur = e->run = 0;
     e->trial = 0;
     memset(e->exam, 0, sizeof(e->exam));
     memset(e->out, 0, sizeof(e->out));
@@ -91,18 +126,19 @@ struct orth_entry *orth_sel_entry(struct orth_sel *s, const struct orth_sig *sig
         start_examination(e);
     }
     e->last_use = s->clock;
+    e->run = orth_sel_affordable(s, e) ? e->cur : s->home;
     return e;
 }
 
 int orth_sel_pick(const struct orth_entry *e)
 {
-    return e->cur;
+    return e->run;
 }
 
 static void chosen(struct orth_entry *e, int w)
 {
     e->phase = ORTH_CHOSEN;
-    e->cur = e->winner = w;
+    e->cur = e->run = e->winner = w;
     e->winner_avg = e->tput[w];
     memset(&e->mon, 0, sizeof(e->mon));
 }
@@ -168,6 +204,13 @@ static int next_candidate(const struct orth_sel *s, const struct orth_entry *e, 
  * is left, then the choice */
 static int examine(struct orth_sel *s, struct orth_entry *e, int c, double bytes, double time)
 {
+    if (c != e->cur) {          /* home ran while cur's trial waited for the budget */
+        add_call(&e->exam[c], bytes, time);
+        s->deferred++;
+        return 0;
+    }
+    if (c != s->home && s->budget > 0)
+        s->spent += time - home_time(s, e);
     add_call(&e->exam[c], bytes, time);
     e->exam_time += time;
     int left = drop_slow(s, e), next = next_candidate(s, e, c);
@@ -229,7 +272,7 @@ int64_t orth_sel_digest(const struct orth_sel *s)
     uint64_t h = 1469598103934665603ULL;
     for (int i = 0; i < s->nsig; i++) {
         const struct orth_entry *e = &s->sigs[i];
-        int64_t v[] = { e->sig.bytes, e->sig.nreqs, e->phase, e->cur, e->trial, e->winner,
+        int64_t v[] = { e->sig.bytes, e->sig.nreqs, e->phase, e->cur, e->run, e->trial, e->winner,
             e->mon.n, e->calls, (int64_t) e->last_use, e->backoff
         };
         for (size_t k = 0; k < sizeof(v) / sizeof(v[0]); k++)

@@ -36,6 +36,8 @@ struct orth_entry {
     struct orth_sig sig;
     enum orth_phase phase;
     int cur;                    /* candidate under examination, or the winner */
+    int run;                    /* the candidate that runs the next call: cur, or home
+                                 * while a trial of cur is not affordable (orth_sel_entry) */
     int trial;                  /* rounds done in this examination */
     struct orth_window exam[ORTH_MAX_CAND];     /* each candidate's calls */
     int out[ORTH_MAX_CAND];     /* dropped in this examination */
@@ -56,14 +58,28 @@ struct orth_sel {
     int trials;
     double threshold;
     int nsig;
+    /* the regret bound: a trial of another candidate than home (the stock
+     * routine) runs only when the time the trials lost against home so far,
+     * plus one more trial's estimate, stays within budget x the time all
+     * calls so far would take at home's rate; 0: no bound (trials from a
+     * pattern's first calls) */
+    double budget;
+    int home;
+    double spent;               /* seconds the trials took beyond home's rate (< 0: gained) */
+    int64_t deferred;           /* calls run by home while a trial was not affordable */
     uint64_t clock;
     int64_t evictions;
     struct orth_entry sigs[ORTH_MAX_SIG];
 };
 
 void orth_sel_init(struct orth_sel *s, int ncand, int trials, double threshold);
+/* sets the regret bound (0: none) and the home candidate (rotation index) */
+void orth_sel_budget(struct orth_sel *s, double budget, int home);
+/* 1 when a trial of e's current candidate fits the regret bound now */
+int orth_sel_affordable(const struct orth_sel *s, const struct orth_entry *e);
 int orth_sig_equal(const struct orth_sig *a, const struct orth_sig *b);
-/* the entry for sig (created, evicting the least recently used, when new) */
+/* the entry for sig (created, evicting the least recently used, when new),
+ * with the candidate for its next call decided (orth_sel_pick) */
 struct orth_entry *orth_sel_entry(struct orth_sel *s, const struct orth_sig *sig);
 /* the candidate (0..ncand-1) that runs the next call of e */
 int orth_sel_pick(const struct orth_entry *e);

@@ -36,7 +36,9 @@ void vb_open(ADIO_File fd, struct orth_state *st)
             vb->myagg = a;
     vb->unit = fd->hints->striping_unit > 0 ? fd->hints->striping_unit
         : fd->hints->cb_buffer_size > 0 ? fd->hints->cb_buffer_size : 16 * 1024 * 1024;
-    vb->lazy = xt_hint(fd, XT_H_VB_LAZY)->i == XT_H_VB_LAZY_enable;
+    /* in a selection, view_based may never run (romio_orthrus_budget): its
+     * view goes with its first call, set_view costs nothing until then */
+    vb->lazy = xt_hint(fd, XT_H_VB_LAZY)->i == XT_H_VB_LAZY_enable || st->forced < 0;
     vb->prefetch = xt_hint(fd, XT_H_VB_PREFETCH)->i == XT_H_VB_PREFETCH_enable;
     vb->stale = 1;              /* the view set at open goes with the first call */
     if (vb->myagg >= 0)

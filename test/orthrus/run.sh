@@ -28,7 +28,7 @@ done
 # stats: the signature table, the winner, runs add up; independent I/O untouched
 stats_case() {
     mkdir -p "$out/st"
-    printf 'romio_orthrus enable\nromio_orthrus_trials 1\n' > "$out/st.hints"
+    printf 'romio_orthrus enable\nromio_orthrus_trials 1\nromio_orthrus_budget 0\n' > "$out/st.hints"
     ROMIO_HINTS=$out/st.hints ROMIO_XT_STATS=1 ROMIO_XT_STATS_FILE=$out/st.json MPIR_CVAR_NUM_CLIQUES=2 \
         timeout 300 "$mpiexec" -n 2 ./t_orth "$out/st" 8 > "$out/st.out" || return 1
     python3 - "$out/st.json" <<'PY'
@@ -58,7 +58,8 @@ run stats-section stats_case
 # stats in $out/NAME.json
 seq() {
     local name=$1 loops=$2 skew=$3; shift 3
-    { echo "romio_orthrus enable"; for h in "$@"; do echo "$h"; done; } > "$out/$name.hints"
+    { echo "romio_orthrus enable"; echo "romio_orthrus_budget 0"
+      for h in "$@"; do echo "$h"; done; } > "$out/$name.hints"
     rm -f "$out/$name.json"
     ROMIO_HINTS=$out/$name.hints ROMIO_XT_STATS=1 ROMIO_XT_STATS_FILE=$out/$name.json \
         MPIR_CVAR_NUM_CLIQUES=2 timeout 300 "$mpiexec" -n 2 ./t_orth_seq "$out/$name.dat" \
@@ -152,6 +153,46 @@ PY
 }
 run table-across-runs table_case
 
+# the default regret bound (romio_orthrus_budget 0.05): each pattern starts
+# with two_phase; the file's first trial of another candidate waits until 5%
+# of the time so far covers one more two_phase call of its pattern (the log
+# shows every call); view_based's view is sent only if view_based runs
+budget_case() {
+    echo "romio_orthrus enable" > "$out/budget.hints"
+    echo "romio_orthrus_log $out/budget.csv" >> "$out/budget.hints"
+    rm -f "$out/budget.json" "$out/budget.csv"
+    ROMIO_HINTS=$out/budget.hints ROMIO_XT_STATS=1 ROMIO_XT_STATS_FILE=$out/budget.json \
+        MPIR_CVAR_NUM_CLIQUES=2 timeout 300 "$mpiexec" -n 2 ./t_orth_seq "$out/budget.dat" 2 0 &&
+    orth_json "$out/budget.json" "
+for s in secs:
+    print(s['runs'], s['deferred_trials'], s['trial_seconds_lost'], s['vb_view_exchanges'])
+    assert s['budget'] == 0.05 and s['runs']['two_phase'] >= 8 and s['deferred_trials'] > 0, s
+    assert s['runs']['view_based'] > 0 or s['vb_view_exchanges'] == 0, s" &&
+    python3 - "$out/budget.csv" <<'PY'
+import csv, sys
+rows, files = list(csv.DictReader(open(sys.argv[1]))), []
+for r in rows:                  # the call number restarts with each file
+    if not files or int(r["call"]) <= int(files[-1][-1]["call"]):
+        files.append([])
+    files[-1].append(r)
+assert len(files) == 2 and all(len(f) == 16 for f in files), [len(f) for f in files]
+for f in files:
+    seen, cum, first_trial = {}, 0.0, None
+    for r in f:
+        key, secs = (r["op"], r["signature"]), float(r["seconds"])
+        if key not in seen:
+            assert r["candidate"] == "two_phase", r
+        if r["candidate"] == "two_phase":
+            seen[key] = min(seen.get(key, secs), secs)
+        elif first_trial is None:
+            first_trial = (r, cum)
+            assert 0.05 * cum >= 0.999 * seen[key], (r, cum, seen[key])
+        cum += secs
+    print("first trial:", first_trial)
+PY
+}
+run budget-short-run-stock budget_case
+
 # core_first and disk_first hold at most cb_buffer_size bytes per aggregator
 # and round.  4 KiB rounds: 4 checkpoint calls of 64 KiB per aggregator (16
 # rounds each), 4 plot calls of 8 KiB, 4 KiB per node (core_first: 1 round)
@@ -223,7 +264,7 @@ assert o['vb_cache_drops'] > 0 and o['vb_view_fallbacks'] == 0, o" &&
     vb_run vb-lazy "romio_orthrus_force view_based" "romio_vb_lazy enable" \
         "romio_vb_prefetch enable" "cb_buffer_size 4096" &&
     vb_json vb-lazy "assert o['vb_prefetched_bytes'] > 0 and o['vb_view_exchanges'] == 3, o" &&
-    vb_run vb-select "romio_orthrus enable" "romio_orthrus_trials 1"
+    vb_run vb-select "romio_orthrus enable" "romio_orthrus_trials 1" "romio_orthrus_budget 0"
 }
 run view-based-cache vb_case
 

@@ -132,7 +132,8 @@ static const struct config configs[] = {
     {"core_first_1", {{"romio_orthrus_force", "core_first"}, {"cb_buffer_size", "1"}}},
     {"disk_first_7", {{"romio_orthrus_force", "disk_first"}, {"striping_unit", "40"},
                       {"cb_buffer_size", "7"}}},
-    {"enable_r", {{"romio_orthrus", "enable"}, {"cb_buffer_size", "24"}}},
+    {"enable_r", {{"romio_orthrus", "enable"}, {"cb_buffer_size", "24"},
+                  {"romio_orthrus_budget", "0"}}},
     {"view_based", {{"romio_orthrus_force", "view_based"}}},
     /* tiny domain blocks: many rounds, pieces split between blocks */
     {"view_based_r", {{"romio_orthrus_force", "view_based"}, {"cb_buffer_size", "24"}}},
@@ -141,7 +142,8 @@ static const struct config configs[] = {
                       {"romio_vb_cache_size", "100"}}},
     {"view_based_lz", {{"romio_orthrus_force", "view_based"}, {"romio_vb_lazy", "enable"},
                        {"romio_vb_prefetch", "enable"}}},
-    {"enable1", {{"romio_orthrus", "enable"}, {"romio_orthrus_trials", "1"}}},
+    {"enable1", {{"romio_orthrus", "enable"}, {"romio_orthrus_trials", "1"},
+                 {"romio_orthrus_budget", "0"}}},
     {"enable", {{"romio_orthrus", "enable"}}},
 };
 #define NCONFIGS (int) (sizeof(configs) / sizeof(configs[0]))

@@ -392,6 +392,111 @@ START_TEST(table_round_trip)
 }
 END_TEST
 
+/* the regret bound: home (stock) runs the calls until one more trial,
+ * budgeted at 2x home's call, fits within budget x the time so far */
+START_TEST(budget_defers_trials_until_affordable)
+{
+    struct orth_sel s;
+    struct orth_sig sig = sig_of(1 << 20);
+    double t[3] = { 0.1, 0.15, 0.1 };   /* per MB: home 0.1 s a call */
+    orth_sel_init(&s, 3, 3, 0.15);
+    orth_sel_budget(&s, 0.05, 0);
+    int first = -1;
+    for (int i = 0; i < 60 && first < 0; i++)
+        if (call(&s, &sig, t, NULL) != 0)
+            first = i;
+    /* 0.05 x total >= 0.1 (one trial's estimate beyond home): after 20 calls */
+    ck_assert(first >= 19 && first <= 21);
+    ck_assert_int_eq(s.deferred, first - 1);
+    /* candidate 1 lost ~0.05 s against home: the next trial waits for more */
+    ck_assert(s.spent > 0.04 && s.spent < 0.06);
+    ck_assert_int_eq(orth_sel_entry(&s, &sig)->run, 0);
+    ck_assert_int_eq(orth_sel_entry(&s, &sig)->cur, 2);
+    ck_assert(!orth_sel_affordable(&s, orth_sel_entry(&s, &sig)));
+}
+END_TEST
+
+/* whatever the other candidates cost, the whole run stays within the budget
+ * of home-only (plus one trial's excess over its estimate) */
+START_TEST(budget_bounds_the_whole_run)
+{
+    double slow[3][3] = { {0.1, 0.3, 0.4}, {0.1, 0.12, 0.3}, {0.1, 0.5, 0.11} };
+    for (int k = 0; k < 3; k++)
+        for (int n = 5; n <= 200; n *= 2) {
+            struct orth_sel s;
+            struct orth_sig sig = sig_of(1 << 20);
+            orth_sel_init(&s, 3, 3, 0.15);
+            orth_sel_budget(&s, 0.05, 0);
+            double total = 0;
+            for (int i = 0; i < n; i++) {
+                int c = call(&s, &sig, slow[k], NULL);
+                total += slow[k][c] * sig.bytes / 1e6;
+            }
+            double home = n * slow[k][0] * sig.bytes / 1e6, excess = 0.4 * sig.bytes / 1e6;
+            ck_assert(total <= 1.05 * home + excess);
+            if (n < 20)         /* short runs: stock only */
+                ck_assert(total < home * (1 + 1e-9));
+        }
+}
+END_TEST
+
+/* a faster candidate pays back its trial: the examination goes on at once
+ * and ends with it */
+START_TEST(budget_gain_lets_the_examination_go_on)
+{
+    struct orth_sel s;
+    struct orth_sig sig = sig_of(1 << 20);
+    double t[3] = { 0.1, 0.04, 0.09 };
+    orth_sel_init(&s, 3, 3, 0.15);
+    orth_sel_budget(&s, 0.05, 0);
+    int i = 0;
+    while (orth_sel_entry(&s, &sig)->phase != ORTH_CHOSEN && i < 100) {
+        call(&s, &sig, t, NULL);
+        i++;
+    }
+    /* 20 stock calls, then trials paid by candidate 1's gain */
+    ck_assert_int_le(i, 30);
+    ck_assert_int_eq(orth_sel_entry(&s, &sig)->winner, 1);
+    ck_assert(s.spent < 0);
+    ck_assert_int_eq(call(&s, &sig, t, NULL), 1);
+}
+END_TEST
+
+/* home need not be the rotation's first candidate: it runs first, and the
+ * others wait for its time */
+START_TEST(budget_home_not_first)
+{
+    struct orth_sel s;
+    struct orth_sig sig = sig_of(1 << 20);
+    double t[2] = { 0.1, 0.1 };
+    orth_sel_init(&s, 2, 3, 0.15);
+    orth_sel_budget(&s, 0.05, 1);
+    for (int i = 0; i < 10; i++)
+        ck_assert_int_eq(call(&s, &sig, t, NULL), 1);
+    /* no bound: the rotation from its first candidate */
+    orth_sel_init(&s, 2, 3, 0.15);
+    orth_sel_budget(&s, 0, 1);
+    ck_assert_int_eq(call(&s, &sig, t, NULL), 0);
+}
+END_TEST
+
+/* one descheduled (50x) home call does not pay for a trial: the budget is
+ * counted at home's rate without its slowest call */
+START_TEST(budget_outlier_pays_nothing)
+{
+    struct orth_sel s;
+    struct orth_sig sig = sig_of(1 << 20);
+    orth_sel_init(&s, 2, 3, 0.15);
+    orth_sel_budget(&s, 0.05, 0);
+    for (int i = 0; i < 19; i++) {
+        struct orth_entry *e = orth_sel_entry(&s, &sig);
+        ck_assert_int_eq(orth_sel_pick(e), 0);
+        orth_sel_record(&s, e, 0, (double) sig.bytes, i == 2 ? 5.0 : 0.1);
+    }
+    ck_assert_int_eq(orth_sel_pick(orth_sel_entry(&s, &sig)), 0);
+}
+END_TEST
+
 Suite *orth_suite(void)
 {
     Suite *s = suite_create("orthrus");
@@ -409,6 +514,11 @@ Suite *orth_suite(void)
     tcase_add_test(tc, reduction_sums_max_and_detects_disagreement);
     tcase_add_test(tc, digest_changes_with_the_state);
     tcase_add_test(tc, table_round_trip);
+    tcase_add_test(tc, budget_defers_trials_until_affordable);
+    tcase_add_test(tc, budget_bounds_the_whole_run);
+    tcase_add_test(tc, budget_gain_lets_the_examination_go_on);
+    tcase_add_test(tc, budget_home_not_first);
+    tcase_add_test(tc, budget_outlier_pays_nothing);
     suite_add_tcase(s, tc);
     return s;
 }
