@@ -17,6 +17,7 @@
 #include <errno.h>
 #include <stdint.h>
 #include <stdlib.h>
+#include <time.h>
 
 static struct nvc_state *state(ADIO_File fd)
 {
@@ -74,9 +75,10 @@ static int queue_items(struct nvc_state *st, int64_t off, int64_t len, const int
     return rc;
 }
 
-/* appends [off, off+len) to the cache file and queues it; 0 or -errno */
+/* appends [off, off+len) to the cache file and queues it; 0 or -errno;
+ * *secs: the time the cache file took */
 static int cache_write(struct nvc_state *st, ADIO_File fd, const void *buf, int64_t off,
-                       int64_t len)
+                       int64_t len, double *secs)
 {
     int64_t cached = xt_slot_of(fd, XT_LAYER_nvc)->counters[NVC_C_BYTES_CACHED];
     if (st->fail_after >= 0 && cached + len > st->fail_after)
@@ -91,7 +93,8 @@ static int cache_write(struct nvc_state *st, ADIO_File fd, const void *buf, int6
     double t0 = xt_now();
     if (!rc)
         rc = nvc_file_append(st->cfd, &st->tail, buf, off, len, st->chunk, recs);
-    xt_count(fd, XT_LAYER_nvc, NVC_C_CACHE_USEC, (int64_t) ((xt_now() - t0) * 1e6));
+    *secs = xt_now() - t0;
+    xt_count(fd, XT_LAYER_nvc, NVC_C_CACHE_USEC, (int64_t) (*secs * 1e6));
     rc = queue_items(st, off, len, recs, rc);
     free(recs);
     if (!rc) {
@@ -109,16 +112,61 @@ static void finish_write(ADIO_File fd, MPI_Datatype dt, int fpt, int64_t off, in
     xt_call_done(fd, fpt, off + len, -1, status, dt, len);
 }
 
-/* the sync threads keep up with the writes (nvc_gate.h)?  Counts the no */
+/* per process, by size class: how fast the global file and the cache take
+ * writes (nvc_gate.h) */
+static pthread_mutex_t rates_mu = PTHREAD_MUTEX_INITIALIZER;
+static struct nvc_rates rates[NVC_RATE_CLASSES];
+
+static void note_rate(int64_t len, int cached, double secs)
+{
+    pthread_mutex_lock(&rates_mu);
+    nvc_rate_note(&rates[nvc_rate_class(len)], cached, len, secs);
+    pthread_mutex_unlock(&rates_mu);
+}
+
+/* caching this write pays (nvc_gate.h)?  Counts why not */
 static int worth_caching(struct nvc_state *st, ADIO_File fd, int64_t len)
 {
     pthread_mutex_lock(&st->mu);
     int64_t pending = nvc_queue_pending(&st->q);
     pthread_mutex_unlock(&st->mu);
-    int yes = nvc_gate_cache(st->flush != &nvc_flush_policies[XT_H_E10_CACHE_FLUSH_flush_immediate], pending, len);
+    int held = st->flush != &nvc_flush_policies[XT_H_E10_CACHE_FLUSH_flush_immediate];
+    pthread_mutex_lock(&rates_mu);
+    int yes = nvc_gate_cache(held, pending, len, st->always ? NULL : &rates[nvc_rate_class(len)]);
+    pthread_mutex_unlock(&rates_mu);
     if (!yes && len > 0)
-        xt_count(fd, XT_LAYER_nvc, NVC_C_DIRECT_BUSY, 1);
+        xt_count(fd, XT_LAYER_nvc, pending ? NVC_C_DIRECT_BUSY : NVC_C_DIRECT_SLOWER, 1);
     return yes;
+}
+
+/* the sync threads on the first write, the cache file on the first cached
+ * one; falls back to writing straight through when they cannot be had */
+static int started(struct nvc_state *st, ADIO_File fd, int need_file)
+{
+    int err = st->nthreads ? 0 : nvc_start_threads(fd, st);
+    if (err) {
+        nvc_fall_back(st, NVC_C_FB_PATH, "cannot start sync threads", err);
+        return 0;
+    }
+    if (need_file && st->cfd < 0 && (err = nvc_start_cache_file(fd, st)) != 0) {
+        nvc_fall_back(st, NVC_C_FB_PATH, "cannot create the cache file", err);
+        return 0;
+    }
+    return 1;
+}
+
+/* a write returned: flush-behind waits NVC_FLUSH_QUIET_S after the last one */
+static void note_write(struct nvc_state *st)
+{
+    struct timespec now;
+    clock_gettime(CLOCK_REALTIME, &now);
+    pthread_mutex_lock(&st->mu);
+    st->last_write = now.tv_sec + now.tv_nsec * 1e-9;
+    if (!st->dirty && st->nthreads) {
+        st->dirty = 1;
+        pthread_cond_broadcast(&st->work);
+    }
+    pthread_mutex_unlock(&st->mu);
 }
 
 static void ADIOI_NVC_WriteContig(ADIO_File fd, const void *buf, int count, MPI_Datatype dt,
@@ -128,11 +176,16 @@ static void ADIOI_NVC_WriteContig(ADIO_File fd, const void *buf, int count, MPI_
     struct nvc_state *st = state(fd);
     int64_t len = xt_bytes(count, dt);
     int64_t off = fpt == ADIO_INDIVIDUAL ? fd->fp_ind : offset;
+    int ours = len > 0 && !st->direct && !st->bypass && !fd->atomicity;
     /* strict: independent writes go straight to the global file */
-    int cache = (st->in_coll || !st->lock->write_through) && worth_caching(st, fd, len);
-    if (len > 0 && cache && !st->direct && !st->bypass && !fd->atomicity) {
-        int rc = cache_write(st, fd, buf, off, len);
+    int cache = ours && started(st, fd, 0) && (st->in_coll || !st->lock->write_through) &&
+        worth_caching(st, fd, len) && started(st, fd, 1);
+    if (cache) {
+        double secs;
+        int rc = cache_write(st, fd, buf, off, len, &secs);
         if (rc == 0) {
+            note_rate(len, 1, secs);
+            note_write(st);
             xt_note_absorbed(fd);   /* the sync threads note the real requests */
             finish_write(fd, dt, fpt, off, len, status);
             *error_code = MPI_SUCCESS;
@@ -144,8 +197,13 @@ static void ADIOI_NVC_WriteContig(ADIO_File fd, const void *buf, int count, MPI_
         xt_count(fd, XT_LAYER_nvc, NVC_C_FB_ATOMIC, 1);
     xt_count(fd, XT_LAYER_nvc, NVC_C_BYTES_DIRECT, len);
     settle_range(st, off, len);
+    double t0 = xt_now();
     xt_lower(fd, XT_LAYER_nvc)->ADIOI_xxx_WriteContig(fd, buf, count, dt, fpt, offset, status,
                                                     error_code);
+    if (ours && *error_code == MPI_SUCCESS)
+        note_rate(len, 0, xt_now() - t0);
+    if (ours)
+        note_write(st);
 }
 
 static void ADIOI_NVC_ReadContig(ADIO_File fd, void *buf, int count, MPI_Datatype dt, int fpt,

@@ -58,22 +58,22 @@ static void flush_behind(struct nvc_state *st, int gfd)
     pthread_mutex_lock(&st->mu);
 }
 
-/* with st->mu held: nothing queued and no close for NVC_FLUSH_QUIET_S
- * seconds (nvc_gate.h); counts a skipped flush */
+/* with st->mu held: nothing queued and no write for NVC_FLUSH_QUIET_S
+ * seconds, and no close (nvc_gate.h); counts a skipped flush */
 static int stays_quiet(struct nvc_state *st)
 {
-    struct timespec until;
-    clock_gettime(CLOCK_REALTIME, &until);
-    until.tv_nsec += (long) (NVC_FLUSH_QUIET_S * 1e9);
-    until.tv_sec += until.tv_nsec / 1000000000L;
-    until.tv_nsec %= 1000000000L;
-    while (nvc_queue_idle(&st->q) && !st->shutdown &&
-           pthread_cond_timedwait(&st->work, &st->mu, &until) == 0)
-        continue;
-    int quiet = nvc_queue_idle(&st->q) && !st->shutdown;
-    if (!quiet)
-        xt_count(st->fd, XT_LAYER_nvc, NVC_C_FLUSH_SKIPPED, 1);
-    return quiet;
+    while (nvc_queue_idle(&st->q) && !st->shutdown) {
+        struct timespec now, until;
+        clock_gettime(CLOCK_REALTIME, &now);
+        double t = st->last_write + NVC_FLUSH_QUIET_S;
+        if (now.tv_sec + now.tv_nsec * 1e-9 >= t)
+            return 1;
+        until.tv_sec = (time_t) t;
+        until.tv_nsec = (long) ((t - (double) until.tv_sec) * 1e9);
+        pthread_cond_timedwait(&st->work, &st->mu, &until);
+    }
+    xt_count(st->fd, XT_LAYER_nvc, NVC_C_FLUSH_SKIPPED, 1);
+    return 0;
 }
 
 static void *worker(void *arg)
@@ -86,6 +86,12 @@ static void *worker(void *arg)
         if (idx < 0) {
             if (st->shutdown)
                 break;
+            /* caught up, or writes went straight to the global file */
+            if (st->dirty && nvc_queue_idle(&st->q)) {
+                if (stays_quiet(st))
+                    flush_behind(st, st->fd->fd_sys);
+                continue;
+            }
             pthread_cond_wait(&st->work, &st->mu);
             continue;
         }
@@ -111,8 +117,6 @@ static void *worker(void *arg)
             st->lock->when_idle(st);
         pthread_cond_broadcast(&st->done);
         pthread_cond_broadcast(&st->work);     /* an item waiting on this one may go */
-        if (nvc_queue_idle(&st->q) && st->dirty && stays_quiet(st))
-            flush_behind(st, gfd);
     }
     pthread_mutex_unlock(&st->mu);
     free(buf);
