@@ -69,6 +69,7 @@ struct nvc_state {
     int64_t fail_after;         /* test only: cache writes past this many bytes fail */
     long fail_sync_at;          /* test only: this sync item (1-based) fails */
     long items_synced;
+    char *mainbuf;              /* the main thread's copy buffer (nvc_drain) */
 };
 
 extern const struct xt_layer nvc_layer;

@@ -4,20 +4,27 @@
 int nvc_gate_cache(int held_back, int64_t pending, int64_t len, struct nvc_rates *r)
 {
     if (len <= 0)
-        return 0;
+        return NVC_GATE_DIRECT;
     if (held_back)
-        return 1;
+        return NVC_GATE_CACHE;
     if (pending > 0)
-        return 0;
+        return NVC_GATE_DIRECT;
     if (!r)
-        return 1;
+        return NVC_GATE_CACHE;
     if (r->ndirect < NVC_WARMUP)
-        return 0;               /* time the global file first */
+        return NVC_GATE_DIRECT; /* time the global file first */
+    int faster = r->cache > 0 && r->cache * NVC_MIN_SPEEDUP <= r->direct;
     if (r->cache <= 0 || ++r->since_probe >= NVC_REPROBE) {
         r->since_probe = 0;     /* time the cache */
-        return 1;
+        return faster ? NVC_GATE_CACHE : NVC_GATE_PROBE;
     }
-    return r->cache * NVC_MIN_SPEEDUP <= r->direct;
+    return faster ? NVC_GATE_CACHE : NVC_GATE_DIRECT;
+}
+
+int64_t nvc_probe_bytes(int64_t len)
+{
+    int64_t p = len / 8 < NVC_PROBE_MIN ? NVC_PROBE_MIN : len / 8;
+    return p < len ? p : len;
 }
 
 int nvc_rate_class(int64_t len)

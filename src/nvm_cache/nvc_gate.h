@@ -19,7 +19,7 @@
  *    slow write (the first one into a new file) must not decide, while a
  *    file system that stays slower is noticed within some writes.  The first
  *    NVC_WARMUP idle writes of a class go to the global file, the next idle
- *    one to the cache, to measure both; every NVC_REPROBE-th idle write is
+ *    one partly to the cache (a probe, nvc_probe_bytes), to measure both; every NVC_REPROBE-th idle write is
  *    cached anyway, so a global file that slows down later (e.g. its page
  *    cache fills) is noticed.  Where the global file's page cache is as fast
  *    as the cache device (a local disk and /dev/shm), writes go straight
@@ -34,7 +34,12 @@
  * phase when the cache device is no faster).  That only pays if nothing
  * follows at once: it waits until no write came for NVC_FLUSH_QUIET_S
  * seconds and skips it when the queue fills or the file is closed first
- * (stock ROMIO's close does not flush). */
+ * (stock ROMIO's close does not flush).  For writes that go straight
+ * through, the thread is started only once the process has shown a quiet
+ * phase (a write or MPI_File_sync NVC_FLUSH_QUIET_S after the last write):
+ * a thread costs 0.05-several ms to start and join under load, as much as a
+ * whole small file's writes.  sync, close and reads copy the items no
+ * thread has taken themselves (no waiting for a thread to be scheduled). */
 #ifndef NVC_GATE_H
 #define NVC_GATE_H
 
@@ -43,7 +48,7 @@
 
 #define NVC_FLUSH_QUIET_S 0.1
 #define NVC_MIN_SPEEDUP 1.5
-#define NVC_REPROBE 64
+#define NVC_REPROBE 1024
 #define NVC_WARMUP 2
 #define NVC_RATE_DRIFT 0.05
 #define NVC_RATE_CLASSES 4
@@ -55,11 +60,19 @@ struct nvc_rates {
     long since_probe;           /* idle writes since the cache was last timed */
 };
 
-/* cache a write of len bytes?  held_back: flush_onclose; pending: bytes of
+/* where a write goes: the global file, the cache, or the cache only to time
+ * it (a probe: no sync threads are started for it; close or sync copies it) */
+enum { NVC_GATE_DIRECT, NVC_GATE_CACHE, NVC_GATE_PROBE };
+/* a write of len bytes.  held_back: flush_onclose; pending: bytes of
  * earlier writes not yet synced; r: the class's rates of len (NULL: cache
  * whenever the threads are idle; test hook ROMIO_XT_NVC_TEST_ALWAYS_CACHE).
  * Counts r->since_probe. */
 int nvc_gate_cache(int held_back, int64_t pending, int64_t len, struct nvc_rates *r);
+/* a probe caches only the first nvc_probe_bytes(len) bytes of the write and
+ * writes the rest straight through, timing both: the extra copy is 1/8 of a
+ * write, and the cache is timed with the smaller piece (the safe side) */
+#define NVC_PROBE_MIN 4096
+int64_t nvc_probe_bytes(int64_t len);
 /* the size class of a write of len bytes, 0 .. NVC_RATE_CLASSES-1 */
 int nvc_rate_class(int64_t len);
 /* adds a sample: len bytes took seconds, to the cache or the global file */

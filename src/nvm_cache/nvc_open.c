@@ -220,6 +220,7 @@ void nvc_close(ADIO_File fd, void *state, int *error_code)
             unlink(st->cpath);
     }
     nvc_queue_free(&st->q);
+    free(st->mainbuf);
     pthread_cond_destroy(&st->done);
     pthread_cond_destroy(&st->work);
     pthread_mutex_destroy(&st->mu);

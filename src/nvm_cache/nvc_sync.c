@@ -76,6 +76,34 @@ static int stays_quiet(struct nvc_state *st)
     return 0;
 }
 
+/* copies item idx, just taken from the queue, with st->mu held (released
+ * meanwhile); a sync thread's or a draining main thread's */
+static void sync_taken(struct nvc_state *st, long idx, char *buf)
+{
+    struct nvc_item it = st->q.v[idx];
+    long nth = ++st->items_synced;
+    int gfd = st->fd->fd_sys;
+    pthread_mutex_unlock(&st->mu);
+
+    double t0 = xt_now();
+    int rc = buf ? sync_item(st, &it, gfd, nth, buf) : -ENOMEM;
+    xt_count(st->fd, XT_LAYER_nvc, NVC_C_SYNC_USEC, usec(xt_now() - t0));
+    xt_count(st->fd, XT_LAYER_nvc, rc ? NVC_C_SYNC_ERRORS : NVC_C_BYTES_SYNCED, rc ? 1 : it.len);
+    if (!rc)
+        xt_note_request_async(st->fd, 1, it.len);
+
+    pthread_mutex_lock(&st->mu);
+    if (rc && !st->err)
+        st->err = -rc;
+    st->kept_error |= rc != 0;
+    st->dirty |= rc == 0;
+    nvc_queue_done(&st->q, idx);
+    if (nvc_queue_idle(&st->q))
+        st->lock->when_idle(st);
+    pthread_cond_broadcast(&st->done);
+    pthread_cond_broadcast(&st->work);     /* an item waiting on this one may go */
+}
+
 static void *worker(void *arg)
 {
     struct nvc_state *st = arg;
@@ -95,28 +123,7 @@ static void *worker(void *arg)
             pthread_cond_wait(&st->work, &st->mu);
             continue;
         }
-        struct nvc_item it = st->q.v[idx];
-        long nth = ++st->items_synced;
-        int gfd = st->fd->fd_sys;
-        pthread_mutex_unlock(&st->mu);
-
-        double t0 = xt_now();
-        int rc = buf ? sync_item(st, &it, gfd, nth, buf) : -ENOMEM;
-        xt_count(st->fd, XT_LAYER_nvc, NVC_C_SYNC_USEC, usec(xt_now() - t0));
-        xt_count(st->fd, XT_LAYER_nvc, rc ? NVC_C_SYNC_ERRORS : NVC_C_BYTES_SYNCED, rc ? 1 : it.len);
-        if (!rc)
-            xt_note_request_async(st->fd, 1, it.len);
-
-        pthread_mutex_lock(&st->mu);
-        if (rc && !st->err)
-            st->err = -rc;
-        st->kept_error |= rc != 0;
-        st->dirty |= rc == 0;
-        nvc_queue_done(&st->q, idx);
-        if (nvc_queue_idle(&st->q))
-            st->lock->when_idle(st);
-        pthread_cond_broadcast(&st->done);
-        pthread_cond_broadcast(&st->work);     /* an item waiting on this one may go */
+        sync_taken(st, idx, buf);
     }
     pthread_mutex_unlock(&st->mu);
     free(buf);
@@ -176,8 +183,17 @@ void nvc_drain(struct nvc_state *st, size_t upto)
             st->q.release = upto;
             pthread_cond_broadcast(&st->work);
         }
-        while (st->q.low < upto)
-            pthread_cond_wait(&st->done, &st->mu);
+        /* copy what no thread has taken yet ourselves: no waiting for a
+         * thread to be scheduled, and no threads needed at all */
+        if (!st->mainbuf)
+            st->mainbuf = malloc(st->chunk);
+        while (st->q.low < upto) {
+            long idx = st->mainbuf && st->q.next < upto ? nvc_queue_take(&st->q) : -1;
+            if (idx >= 0)
+                sync_taken(st, idx, st->mainbuf);
+            else
+                pthread_cond_wait(&st->done, &st->mu);
+        }
         xt_count(st->fd, XT_LAYER_nvc, NVC_C_WAIT_USEC, usec(xt_now() - t0));
     }
     nvc_compact(st);

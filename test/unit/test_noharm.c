@@ -78,11 +78,11 @@ START_TEST(cache_only_when_the_cache_is_faster)
         nvc_rate_note(&r, 0, MIB, k ? 0.001 : 0.02);    /* the first write into a file: slow */
     }
     ck_assert(r.direct > 0.953 && r.direct < 0.954);            /* ns per byte, the lowest */
-    ck_assert_int_eq(nvc_gate_cache(0, 0, MIB, &r), 1);         /* then time the cache */
+    ck_assert_int_eq(nvc_gate_cache(0, 0, MIB, &r), NVC_GATE_PROBE);    /* then the cache */
     nvc_rate_note(&r, 1, MIB, 0.0009);                          /* only 1.1x faster */
     for (int k = 0; k < NVC_REPROBE - 1; k++)
         ck_assert_int_eq(nvc_gate_cache(0, 0, MIB, &r), 0);
-    ck_assert_int_eq(nvc_gate_cache(0, 0, MIB, &r), 1);         /* re-timed now and then */
+    ck_assert_int_eq(nvc_gate_cache(0, 0, MIB, &r), NVC_GATE_PROBE);    /* now and then */
     ck_assert_int_eq(nvc_gate_cache(0, 0, MIB, &r), 0);
     nvc_rate_note(&r, 0, MIB, 0.1);                             /* one slow write: */
     ck_assert(r.direct < 0.954 * (1 + NVC_RATE_DRIFT) + 1e-9);  /* only drifts */
@@ -107,6 +107,9 @@ START_TEST(size_classes)
     ck_assert_int_eq(nvc_rate_class(MIB), 2);
     ck_assert_int_eq(nvc_rate_class(16 * MIB), 3);
     ck_assert_int_eq(nvc_rate_class(INT64_MAX), NVC_RATE_CLASSES - 1);
+    ck_assert_int_eq(nvc_probe_bytes(MIB), MIB / 8);
+    ck_assert_int_eq(nvc_probe_bytes(16 * 1024), NVC_PROBE_MIN);
+    ck_assert_int_eq(nvc_probe_bytes(100), 100);        /* a whole small write */
 }
 END_TEST
 
