@@ -35,10 +35,12 @@
  * follows at once: it waits until no write came for NVC_FLUSH_QUIET_S
  * seconds and skips it when the queue fills or the file is closed first
  * (stock ROMIO's close does not flush).  For writes that go straight
- * through, the thread is started only once the process has shown a quiet
- * phase (a write or MPI_File_sync NVC_FLUSH_QUIET_S after the last write):
- * a thread costs 0.05-several ms to start and join under load, as much as a
- * whole small file's writes.  sync, close and reads copy the items no
+ * through, it only pays for a later MPI_File_sync, so the thread is started
+ * only once the process has called MPI_File_sync NVC_FLUSH_QUIET_S or more
+ * after its last write (a compute phase before a sync): a thread costs
+ * 0.05-several ms to start and join under load, as much as a whole small
+ * file's writes, and an fdatasync inside a loaded write phase costs what
+ * stock never pays.  sync, close and reads copy the items no
  * thread has taken themselves (no waiting for a thread to be scheduled). */
 #ifndef NVC_GATE_H
 #define NVC_GATE_H

@@ -140,8 +140,8 @@ static int worth_caching(struct nvc_state *st, ADIO_File fd, int64_t len)
     return way;
 }
 
-/* this process showed a quiet phase after writes (nvc_gate.h): from now on
- * a sync thread flushes behind writes that went straight through */
+/* this process called MPI_File_sync after a quiet phase (nvc_gate.h): from
+ * now on a sync thread flushes behind writes that went straight through */
 static int seen_quiet;
 
 /* the sync threads (when asked), the cache file (when caching); falls back
@@ -172,8 +172,6 @@ static void note_write(struct nvc_state *st)
 {
     double now = realtime();
     pthread_mutex_lock(&st->mu);
-    if (st->last_write > 0 && now - st->last_write >= NVC_FLUSH_QUIET_S)
-        __atomic_store_n(&seen_quiet, 1, __ATOMIC_RELAXED);
     st->last_write = now;
     if (!st->dirty && st->nthreads) {
         st->dirty = 1;
