@@ -5,6 +5,9 @@
 # Ends with "N passed, N failed"; exits non-zero on any failure.
 set -u
 pass=0 fail=0
+# e10_cache: tests exercise the cache itself, also where the cache device is
+# no faster than the global file (src/nvm_cache/nvc_gate.h; test hook)
+export ROMIO_XT_NVC_TEST_ALWAYS_CACHE=${ROMIO_XT_NVC_TEST_ALWAYS_CACHE:-1}
 
 tally() {  # count PASS/FAIL lines of a part's output (already printed)
     local p f

@@ -17,7 +17,8 @@
     X(WAIT_USEC, "not_hidden_sync_usec") X(READ_WAITS, "read_waits") \
     X(SYNC_ERRORS, "sync_errors") X(FB_PATH, "fallback_path") \
     X(FB_SPACE, "fallback_cache_write") X(FB_ATOMIC, "direct_atomic") \
-    X(DIRECT_BUSY, "direct_threads_busy") X(FLUSH_SKIPPED, "flush_behind_skipped")
+    X(DIRECT_BUSY, "direct_threads_busy") X(FLUSH_SKIPPED, "flush_behind_skipped") \
+    X(DIRECT_SLOWER, "direct_cache_not_faster")
 #define NVC_ENUM(id, name) NVC_C_##id,
 enum { NVC_COUNTERS(NVC_ENUM) NVC_NCOUNTERS };
 #undef NVC_ENUM
@@ -62,10 +63,13 @@ struct nvc_state {
     int kept_error;             /* a sync failed: keep the cache file */
     int locking, locked;        /* coherent: a lock being taken / held */
     int dirty;                  /* synced data not yet written back (fdatasync) */
+    double last_write;          /* CLOCK_REALTIME of the last write (flush-behind waits) */
+    int always;                 /* test only: cache whenever the threads are idle */
     int warned;
     int64_t fail_after;         /* test only: cache writes past this many bytes fail */
     long fail_sync_at;          /* test only: this sync item (1-based) fails */
     long items_synced;
+    char *mainbuf;              /* the main thread's copy buffer (nvc_drain) */
 };
 
 extern const struct xt_layer nvc_layer;
@@ -86,7 +90,10 @@ int nvc_take_error(struct nvc_state *st);
 /* with st->mu held: forget synced items, cut the cache file when allowed */
 void nvc_compact(struct nvc_state *st);
 
-/* nvc_open.c */
+/* nvc_open.c; nvc_start_*: on the first write (threads) / cached write (cache
+ * file); 0 or an errno, with a reason in why */
+int nvc_start_threads(ADIO_File fd, struct nvc_state *st);
+int nvc_start_cache_file(ADIO_File fd, struct nvc_state *st);
 int nvc_open(ADIO_File fd, void *state);
 void nvc_close(ADIO_File fd, void *state, int *error_code);
 /* once per file: warn and write straight to the global file from now on */

@@ -2,18 +2,46 @@
  * no threads; unit-tested in test/unit/test_noharm.c).
  *
  * A cached write costs a second copy (cache file -> global file) that only
- * pays when the sync threads can do it while the application computes.
- * When a write arrives and the threads still have data of earlier writes to
- * copy, the application is writing faster than they drain (no compute phase
- * between the calls): caching more only adds copies that the next sync or
- * close waits for (no-harm grid: 0.13-0.4x cache-off).  Such a write goes
- * straight to the global file.  With flush_onclose the threads hold
- * everything back until sync/close, as asked: always cached.
+ * pays when the cache device takes the write sooner than the global file
+ * does, and the sync threads can copy it while the application computes.
  *
- * After the threads catch up they write the global file back (fdatasync) so
- * MPI_File_sync finds little to flush; that only pays if nothing follows at
- * once: they wait NVC_FLUSH_QUIET_S seconds first and skip it when a write,
- * sync or close comes meanwhile (stock ROMIO's close does not flush). */
+ * 1. When a write arrives and the threads still have data of earlier writes
+ *    to copy, the application is writing faster than they drain (no compute
+ *    phase between the calls): caching more only adds copies that the next
+ *    sync or close waits for (no-harm grid: 0.13-0.4x cache-off).  Such a
+ *    write goes straight to the global file.
+ * 2. The process times its writes to the global file and to the cache file
+ *    (ns per byte, per size class: small writes cost a system call more than
+ *    bytes).  A write is cached only when the cache takes writes of its size
+ *    at least NVC_MIN_SPEEDUP times faster than the global file.  Each cost
+ *    is the lowest seen, rising by NVC_RATE_DRIFT per slower sample: other
+ *    jobs on the machine (or the sync threads) only ever add time, and one
+ *    slow write (the first one into a new file) must not decide, while a
+ *    file system that stays slower is noticed within some writes.  The first
+ *    NVC_WARMUP idle writes of a class go to the global file, the next idle
+ *    one partly to the cache (a probe, nvc_probe_bytes), to measure both; every NVC_REPROBE-th idle write is
+ *    cached anyway, so a global file that slows down later (e.g. its page
+ *    cache fills) is noticed.  Where the global file's page cache is as fast
+ *    as the cache device (a local disk and /dev/shm), writes go straight
+ *    through and the layer costs almost nothing (no-harm grid;
+ *    docs/results/e10-noharm-s6.md).
+ * 3. With flush_onclose the threads hold everything back until sync/close,
+ *    as asked: always cached.
+ *
+ * After the threads catch up, and after writes that went straight to the
+ * global file, a sync thread writes the global file back (fdatasync) so
+ * MPI_File_sync finds little to flush (the benefit that stays with a compute
+ * phase when the cache device is no faster).  That only pays if nothing
+ * follows at once: it waits until no write came for NVC_FLUSH_QUIET_S
+ * seconds and skips it when the queue fills or the file is closed first
+ * (stock ROMIO's close does not flush).  For writes that go straight
+ * through, it only pays for a later MPI_File_sync, so the thread is started
+ * only once the process has called MPI_File_sync NVC_FLUSH_QUIET_S or more
+ * after its last write (a compute phase before a sync): a thread costs
+ * 0.05-several ms to start and join under load, as much as a whole small
+ * file's writes, and an fdatasync inside a loaded write phase costs what
+ * stock never pays.  sync, close and reads copy the items no
+ * thread has taken themselves (no waiting for a thread to be scheduled). */
 #ifndef NVC_GATE_H
 #define NVC_GATE_H
 
@@ -21,10 +49,36 @@
 #include "nvc_store.h"
 
 #define NVC_FLUSH_QUIET_S 0.1
+#define NVC_MIN_SPEEDUP 1.5
+#define NVC_REPROBE 1024
+#define NVC_WARMUP 2
+#define NVC_RATE_DRIFT 0.05
+#define NVC_RATE_CLASSES 4
 
-/* cache a write of len bytes?  held_back: flush_onclose; pending: bytes of
- * earlier writes not yet synced */
-int nvc_gate_cache(int held_back, int64_t pending, int64_t len);
+/* one size class's measured costs (ns per byte, moving average; 0: none yet) */
+struct nvc_rates {
+    double direct, cache;
+    long ndirect;               /* samples of the global file */
+    long since_probe;           /* idle writes since the cache was last timed */
+};
+
+/* where a write goes: the global file, the cache, or the cache only to time
+ * it (a probe: no sync threads are started for it; close or sync copies it) */
+enum { NVC_GATE_DIRECT, NVC_GATE_CACHE, NVC_GATE_PROBE };
+/* a write of len bytes.  held_back: flush_onclose; pending: bytes of
+ * earlier writes not yet synced; r: the class's rates of len (NULL: cache
+ * whenever the threads are idle; test hook ROMIO_XT_NVC_TEST_ALWAYS_CACHE).
+ * Counts r->since_probe. */
+int nvc_gate_cache(int held_back, int64_t pending, int64_t len, struct nvc_rates *r);
+/* a probe caches only the first nvc_probe_bytes(len) bytes of the write and
+ * writes the rest straight through, timing both: the extra copy is 1/8 of a
+ * write, and the cache is timed with the smaller piece (the safe side) */
+#define NVC_PROBE_MIN 4096
+int64_t nvc_probe_bytes(int64_t len);
+/* the size class of a write of len bytes, 0 .. NVC_RATE_CLASSES-1 */
+int nvc_rate_class(int64_t len);
+/* adds a sample: len bytes took seconds, to the cache or the global file */
+void nvc_rate_note(struct nvc_rates *r, int cached, int64_t len, double seconds);
 /* bytes of the queue's items not yet synced */
 int64_t nvc_queue_pending(const struct nvc_queue *q);
 

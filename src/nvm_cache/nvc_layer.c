@@ -17,6 +17,7 @@
 #include <errno.h>
 #include <stdint.h>
 #include <stdlib.h>
+#include <time.h>
 
 static struct nvc_state *state(ADIO_File fd)
 {
@@ -74,9 +75,10 @@ static int queue_items(struct nvc_state *st, int64_t off, int64_t len, const int
     return rc;
 }
 
-/* appends [off, off+len) to the cache file and queues it; 0 or -errno */
+/* appends [off, off+len) to the cache file and queues it; 0 or -errno;
+ * *secs: the time the cache file took */
 static int cache_write(struct nvc_state *st, ADIO_File fd, const void *buf, int64_t off,
-                       int64_t len)
+                       int64_t len, double *secs)
 {
     int64_t cached = xt_slot_of(fd, XT_LAYER_nvc)->counters[NVC_C_BYTES_CACHED];
     if (st->fail_after >= 0 && cached + len > st->fail_after)
@@ -91,7 +93,8 @@ static int cache_write(struct nvc_state *st, ADIO_File fd, const void *buf, int6
     double t0 = xt_now();
     if (!rc)
         rc = nvc_file_append(st->cfd, &st->tail, buf, off, len, st->chunk, recs);
-    xt_count(fd, XT_LAYER_nvc, NVC_C_CACHE_USEC, (int64_t) ((xt_now() - t0) * 1e6));
+    *secs = xt_now() - t0;
+    xt_count(fd, XT_LAYER_nvc, NVC_C_CACHE_USEC, (int64_t) (*secs * 1e6));
     rc = queue_items(st, off, len, recs, rc);
     free(recs);
     if (!rc) {
@@ -109,16 +112,98 @@ static void finish_write(ADIO_File fd, MPI_Datatype dt, int fpt, int64_t off, in
     xt_call_done(fd, fpt, off + len, -1, status, dt, len);
 }
 
-/* the sync threads keep up with the writes (nvc_gate.h)?  Counts the no */
+/* per process, by size class: how fast the global file and the cache take
+ * writes (nvc_gate.h) */
+static pthread_mutex_t rates_mu = PTHREAD_MUTEX_INITIALIZER;
+static struct nvc_rates rates[NVC_RATE_CLASSES];
+
+/* a sample of n bytes for the class of a write of len bytes */
+static void note_rate(int64_t len, int cached, int64_t n, double secs)
+{
+    pthread_mutex_lock(&rates_mu);
+    nvc_rate_note(&rates[nvc_rate_class(len)], cached, n, secs);
+    pthread_mutex_unlock(&rates_mu);
+}
+
+/* where this write goes (nvc_gate.h); counts why not to the cache */
 static int worth_caching(struct nvc_state *st, ADIO_File fd, int64_t len)
 {
     pthread_mutex_lock(&st->mu);
     int64_t pending = nvc_queue_pending(&st->q);
     pthread_mutex_unlock(&st->mu);
-    int yes = nvc_gate_cache(st->flush != &nvc_flush_policies[XT_H_E10_CACHE_FLUSH_flush_immediate], pending, len);
-    if (!yes && len > 0)
-        xt_count(fd, XT_LAYER_nvc, NVC_C_DIRECT_BUSY, 1);
-    return yes;
+    int held = st->flush != &nvc_flush_policies[XT_H_E10_CACHE_FLUSH_flush_immediate];
+    pthread_mutex_lock(&rates_mu);
+    int way = nvc_gate_cache(held, pending, len, st->always ? NULL : &rates[nvc_rate_class(len)]);
+    pthread_mutex_unlock(&rates_mu);
+    if (way == NVC_GATE_DIRECT && len > 0)
+        xt_count(fd, XT_LAYER_nvc, pending ? NVC_C_DIRECT_BUSY : NVC_C_DIRECT_SLOWER, 1);
+    return way;
+}
+
+/* this process called MPI_File_sync after a quiet phase (nvc_gate.h): from
+ * now on a sync thread flushes behind writes that went straight through */
+static int seen_quiet;
+
+/* the sync threads (when asked), the cache file (when caching); falls back
+ * to writing straight through when they cannot be had */
+static int started(struct nvc_state *st, ADIO_File fd, int threads, int file)
+{
+    int err = threads && !st->nthreads ? nvc_start_threads(fd, st) : 0;
+    if (err) {
+        nvc_fall_back(st, NVC_C_FB_PATH, "cannot start sync threads", err);
+        return 0;
+    }
+    if (file && st->cfd < 0 && (err = nvc_start_cache_file(fd, st)) != 0) {
+        nvc_fall_back(st, NVC_C_FB_PATH, "cannot create the cache file", err);
+        return 0;
+    }
+    return 1;
+}
+
+static double realtime(void)
+{
+    struct timespec now;
+    clock_gettime(CLOCK_REALTIME, &now);
+    return now.tv_sec + now.tv_nsec * 1e-9;
+}
+
+/* a write returned: flush-behind waits NVC_FLUSH_QUIET_S after the last one */
+static void note_write(struct nvc_state *st)
+{
+    double now = realtime();
+    pthread_mutex_lock(&st->mu);
+    st->last_write = now;
+    if (!st->dirty && st->nthreads) {
+        st->dirty = 1;
+        pthread_cond_broadcast(&st->work);
+    }
+    pthread_mutex_unlock(&st->mu);
+}
+
+/* the first nvc_probe_bytes(len) bytes to the cache, the rest straight
+ * through, both timed (nvc_gate.h); 0, or -errno when the cache failed and
+ * nothing was written */
+static int probe(struct nvc_state *st, ADIO_File fd, const void *buf, int64_t off, int64_t len,
+                 ADIO_Status * status, int *error_code)
+{
+    int64_t p = nvc_probe_bytes(len);
+    double secs;
+    int rc = cache_write(st, fd, buf, off, p, &secs);
+    if (rc)
+        return rc;
+    note_rate(len, 1, p, secs);
+    xt_note_absorbed(fd);       /* the sync threads note the cached request */
+    xt_count(fd, XT_LAYER_nvc, NVC_C_BYTES_DIRECT, len - p);
+    double t0 = xt_now();
+    xt_lower(fd, XT_LAYER_nvc)->ADIOI_xxx_WriteContig(fd, (const char *) buf + p, (int) (len - p),
+                                                    MPI_BYTE, ADIO_EXPLICIT_OFFSET, off + p,
+                                                    status, error_code);
+    if (*error_code == MPI_SUCCESS) {
+        note_rate(len, 0, len - p, xt_now() - t0);
+        xt_note_request_async(fd, 1, len - p);
+    }
+    note_write(st);
+    return 0;
 }
 
 static void ADIOI_NVC_WriteContig(ADIO_File fd, const void *buf, int count, MPI_Datatype dt,
@@ -128,11 +213,30 @@ static void ADIOI_NVC_WriteContig(ADIO_File fd, const void *buf, int count, MPI_
     struct nvc_state *st = state(fd);
     int64_t len = xt_bytes(count, dt);
     int64_t off = fpt == ADIO_INDIVIDUAL ? fd->fp_ind : offset;
+    int ours = len > 0 && !st->direct && !st->bypass && !fd->atomicity;
     /* strict: independent writes go straight to the global file */
-    int cache = (st->in_coll || !st->lock->write_through) && worth_caching(st, fd, len);
-    if (len > 0 && cache && !st->direct && !st->bypass && !fd->atomicity) {
-        int rc = cache_write(st, fd, buf, off, len);
+    int way = ours && (st->in_coll || !st->lock->write_through) ? worth_caching(st, fd, len)
+        : NVC_GATE_DIRECT;
+    int threads = way == NVC_GATE_CACHE || __atomic_load_n(&seen_quiet, __ATOMIC_RELAXED);
+    int cache = ours && started(st, fd, threads, way != NVC_GATE_DIRECT) &&
+        way != NVC_GATE_DIRECT;
+    if (cache && way == NVC_GATE_PROBE && nvc_probe_bytes(len) < len &&
+        len - nvc_probe_bytes(len) <= INT_MAX) {
+        int rc = probe(st, fd, buf, off, len, status, error_code);
         if (rc == 0) {
+            if (*error_code == MPI_SUCCESS)
+                finish_write(fd, dt, fpt, off, len, status);
+            return;
+        }
+        nvc_fall_back(st, NVC_C_FB_SPACE, "cannot write the cache file", -rc);
+        cache = 0;
+    }
+    if (cache) {
+        double secs;
+        int rc = cache_write(st, fd, buf, off, len, &secs);
+        if (rc == 0) {
+            note_rate(len, 1, len, secs);
+            note_write(st);
             xt_note_absorbed(fd);   /* the sync threads note the real requests */
             finish_write(fd, dt, fpt, off, len, status);
             *error_code = MPI_SUCCESS;
@@ -144,8 +248,13 @@ static void ADIOI_NVC_WriteContig(ADIO_File fd, const void *buf, int count, MPI_
         xt_count(fd, XT_LAYER_nvc, NVC_C_FB_ATOMIC, 1);
     xt_count(fd, XT_LAYER_nvc, NVC_C_BYTES_DIRECT, len);
     settle_range(st, off, len);
+    double t0 = xt_now();
     xt_lower(fd, XT_LAYER_nvc)->ADIOI_xxx_WriteContig(fd, buf, count, dt, fpt, offset, status,
                                                     error_code);
+    if (ours && *error_code == MPI_SUCCESS)
+        note_rate(len, 0, len, xt_now() - t0);
+    if (ours)
+        note_write(st);
 }
 
 static void ADIOI_NVC_ReadContig(ADIO_File fd, void *buf, int count, MPI_Datatype dt, int fpt,
@@ -216,6 +325,10 @@ static void ADIOI_NVC_WriteStrided(ADIO_File fd, const void *buf, int count, MPI
 static void ADIOI_NVC_Flush(ADIO_File fd, int *error_code)
 {
     struct nvc_state *st = state(fd);
+    pthread_mutex_lock(&st->mu);
+    if (st->last_write > 0 && realtime() - st->last_write >= NVC_FLUSH_QUIET_S)
+        __atomic_store_n(&seen_quiet, 1, __ATOMIC_RELAXED);
+    pthread_mutex_unlock(&st->mu);
     nvc_drain(st, SIZE_MAX);
     int err = nvc_take_error(st);
     xt_lower(fd, XT_LAYER_nvc)->ADIOI_xxx_Flush(fd, error_code);

@@ -7,6 +7,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 /* --- e10_cache_flush_flag ------------------------------------------------- */
@@ -114,31 +115,40 @@ static void global_path(ADIO_File fd, char *out, size_t len)
         snprintf(out, len, "%s", fd->filename);
 }
 
-/* the cache file and the threads; a reason when they cannot be had */
-static const char *start_cache(ADIO_File fd, struct nvc_state *st, char *why, size_t len)
+/* e10_cache_path is a writable directory?  A reason when not.  The cache
+ * file is made on the first cached write, the threads on the first write
+ * (a file that is only read, or written straight through, costs neither) */
+static const char *check_cache_dir(ADIO_File fd, char *why, size_t len)
+{
+    const char *dir = xt_hint(fd, XT_H_E10_CACHE_PATH)->s;
+    struct stat sb;
+    if (!dir[0])
+        return "not set";
+    int err = stat(dir, &sb) != 0 ? errno : !S_ISDIR(sb.st_mode) ? ENOTDIR
+        : access(dir, W_OK | X_OK) != 0 ? errno : 0;
+    if (!err)
+        return NULL;
+    snprintf(why, len, "%s", strerror(err));
+    return why;
+}
+
+int nvc_start_cache_file(ADIO_File fd, struct nvc_state *st)
 {
     static int seq;
     char global[PATH_MAX];
-    const char *dir = xt_hint(fd, XT_H_E10_CACHE_PATH)->s;
-    if (!dir[0])
-        return "not set";
     global_path(fd, global, sizeof(global));
-    int rc = nvc_file_create(dir, global, seq++, st->cpath, sizeof(st->cpath));
-    if (rc < 0) {
-        snprintf(why, len, "%s", strerror(-rc));
-        return why;
-    }
+    int rc = nvc_file_create(xt_hint(fd, XT_H_E10_CACHE_PATH)->s, global, seq++, st->cpath,
+                             sizeof(st->cpath));
+    if (rc < 0)
+        return -rc;
     st->cfd = rc;
     st->tail = NVC_HDR_SIZE;
-    rc = nvc_threads_start(st, (int) xt_hint(fd, XT_H_E10_CACHE_THREADS)->i);
-    if (rc) {
-        snprintf(why, len, "cannot start sync threads: %s", strerror(rc));
-        close(st->cfd);
-        unlink(st->cpath);
-        st->cfd = -1;
-        return why;
-    }
-    return NULL;
+    return 0;
+}
+
+int nvc_start_threads(ADIO_File fd, struct nvc_state *st)
+{
+    return nvc_threads_start(st, (int) xt_hint(fd, XT_H_E10_CACHE_THREADS)->i);
 }
 
 /* strict: collective writes end synced; holding items back buys nothing */
@@ -178,7 +188,8 @@ int nvc_open(ADIO_File fd, void *state)
     pthread_cond_init(&st->done, NULL);
 
     char why[256], msg[PATH_MAX + 512] = "";
-    const char *bad = start_cache(fd, st, why, sizeof(why));
+    st->always = xt_test_hook("ROMIO_XT_NVC_TEST_ALWAYS_CACHE", 0) != 0;
+    const char *bad = check_cache_dir(fd, why, sizeof(why));
     if (bad) {
         st->direct = 1;
         xt_count(fd, XT_LAYER_nvc, NVC_C_FB_PATH, 1);
@@ -209,6 +220,7 @@ void nvc_close(ADIO_File fd, void *state, int *error_code)
             unlink(st->cpath);
     }
     nvc_queue_free(&st->q);
+    free(st->mainbuf);
     pthread_cond_destroy(&st->done);
     pthread_cond_destroy(&st->work);
     pthread_mutex_destroy(&st->mu);

@@ -58,22 +58,50 @@ static void flush_behind(struct nvc_state *st, int gfd)
     pthread_mutex_lock(&st->mu);
 }
 
-/* with st->mu held: nothing queued and no close for NVC_FLUSH_QUIET_S
- * seconds (nvc_gate.h); counts a skipped flush */
+/* with st->mu held: nothing queued and no write for NVC_FLUSH_QUIET_S
+ * seconds, and no close (nvc_gate.h); counts a skipped flush */
 static int stays_quiet(struct nvc_state *st)
 {
-    struct timespec until;
-    clock_gettime(CLOCK_REALTIME, &until);
-    until.tv_nsec += (long) (NVC_FLUSH_QUIET_S * 1e9);
-    until.tv_sec += until.tv_nsec / 1000000000L;
-    until.tv_nsec %= 1000000000L;
-    while (nvc_queue_idle(&st->q) && !st->shutdown &&
-           pthread_cond_timedwait(&st->work, &st->mu, &until) == 0)
-        continue;
-    int quiet = nvc_queue_idle(&st->q) && !st->shutdown;
-    if (!quiet)
-        xt_count(st->fd, XT_LAYER_nvc, NVC_C_FLUSH_SKIPPED, 1);
-    return quiet;
+    while (nvc_queue_idle(&st->q) && !st->shutdown) {
+        struct timespec now, until;
+        clock_gettime(CLOCK_REALTIME, &now);
+        double t = st->last_write + NVC_FLUSH_QUIET_S;
+        if (now.tv_sec + now.tv_nsec * 1e-9 >= t)
+            return 1;
+        until.tv_sec = (time_t) t;
+        until.tv_nsec = (long) ((t - (double) until.tv_sec) * 1e9);
+        pthread_cond_timedwait(&st->work, &st->mu, &until);
+    }
+    xt_count(st->fd, XT_LAYER_nvc, NVC_C_FLUSH_SKIPPED, 1);
+    return 0;
+}
+
+/* copies item idx, just taken from the queue, with st->mu held (released
+ * meanwhile); a sync thread's or a draining main thread's */
+static void sync_taken(struct nvc_state *st, long idx, char *buf)
+{
+    struct nvc_item it = st->q.v[idx];
+    long nth = ++st->items_synced;
+    int gfd = st->fd->fd_sys;
+    pthread_mutex_unlock(&st->mu);
+
+    double t0 = xt_now();
+    int rc = buf ? sync_item(st, &it, gfd, nth, buf) : -ENOMEM;
+    xt_count(st->fd, XT_LAYER_nvc, NVC_C_SYNC_USEC, usec(xt_now() - t0));
+    xt_count(st->fd, XT_LAYER_nvc, rc ? NVC_C_SYNC_ERRORS : NVC_C_BYTES_SYNCED, rc ? 1 : it.len);
+    if (!rc)
+        xt_note_request_async(st->fd, 1, it.len);
+
+    pthread_mutex_lock(&st->mu);
+    if (rc && !st->err)
+        st->err = -rc;
+    st->kept_error |= rc != 0;
+    st->dirty |= rc == 0;
+    nvc_queue_done(&st->q, idx);
+    if (nvc_queue_idle(&st->q))
+        st->lock->when_idle(st);
+    pthread_cond_broadcast(&st->done);
+    pthread_cond_broadcast(&st->work);     /* an item waiting on this one may go */
 }
 
 static void *worker(void *arg)
@@ -86,33 +114,16 @@ static void *worker(void *arg)
         if (idx < 0) {
             if (st->shutdown)
                 break;
+            /* caught up, or writes went straight to the global file */
+            if (st->dirty && nvc_queue_idle(&st->q)) {
+                if (stays_quiet(st))
+                    flush_behind(st, st->fd->fd_sys);
+                continue;
+            }
             pthread_cond_wait(&st->work, &st->mu);
             continue;
         }
-        struct nvc_item it = st->q.v[idx];
-        long nth = ++st->items_synced;
-        int gfd = st->fd->fd_sys;
-        pthread_mutex_unlock(&st->mu);
-
-        double t0 = xt_now();
-        int rc = buf ? sync_item(st, &it, gfd, nth, buf) : -ENOMEM;
-        xt_count(st->fd, XT_LAYER_nvc, NVC_C_SYNC_USEC, usec(xt_now() - t0));
-        xt_count(st->fd, XT_LAYER_nvc, rc ? NVC_C_SYNC_ERRORS : NVC_C_BYTES_SYNCED, rc ? 1 : it.len);
-        if (!rc)
-            xt_note_request_async(st->fd, 1, it.len);
-
-        pthread_mutex_lock(&st->mu);
-        if (rc && !st->err)
-            st->err = -rc;
-        st->kept_error |= rc != 0;
-        st->dirty |= rc == 0;
-        nvc_queue_done(&st->q, idx);
-        if (nvc_queue_idle(&st->q))
-            st->lock->when_idle(st);
-        pthread_cond_broadcast(&st->done);
-        pthread_cond_broadcast(&st->work);     /* an item waiting on this one may go */
-        if (nvc_queue_idle(&st->q) && st->dirty && stays_quiet(st))
-            flush_behind(st, gfd);
+        sync_taken(st, idx, buf);
     }
     pthread_mutex_unlock(&st->mu);
     free(buf);
@@ -172,8 +183,17 @@ void nvc_drain(struct nvc_state *st, size_t upto)
             st->q.release = upto;
             pthread_cond_broadcast(&st->work);
         }
-        while (st->q.low < upto)
-            pthread_cond_wait(&st->done, &st->mu);
+        /* copy what no thread has taken yet ourselves: no waiting for a
+         * thread to be scheduled, and no threads needed at all */
+        if (!st->mainbuf)
+            st->mainbuf = malloc(st->chunk);
+        while (st->q.low < upto) {
+            long idx = st->mainbuf && st->q.next < upto ? nvc_queue_take(&st->q) : -1;
+            if (idx >= 0)
+                sync_taken(st, idx, st->mainbuf);
+            else
+                pthread_cond_wait(&st->done, &st->mu);
+        }
         xt_count(st->fd, XT_LAYER_nvc, NVC_C_WAIT_USEC, usec(xt_now() - t0));
     }
     nvc_compact(st);
