@@ -83,8 +83,6 @@ extern const struct xt_layer orth_layer;
 int orth_open(ADIO_File fd, void *state);
 void orth_close(ADIO_File fd, void *state, int *err);
 void orth_report(ADIO_File fd, void *state, struct xt_json *j);
-/* st->node and st->nnodes, made on first use (collective over fd->comm) */
-void orth_nodes(ADIO_File fd, struct orth_state *st);
 void orth_log_call(struct orth_state *st, const struct orth_pending *p, double secs, int was,
                    int event);
 /* settles the pending call from a reduced record r (collective: every rank) */
@@ -121,6 +119,8 @@ int64_t orth_plan(struct orth_piece *p, int n, int *overlap);
 void orth_access(ADIO_File fd, const struct orth_piece *p, int n, char *buf, int is_write,
                  int *err);
 void orth_agree_error(ADIO_File fd, int *err);
+/* st->node and st->nnodes, made on first use (collective over fd->comm; orth_agg.c) */
+void orth_nodes(ADIO_File fd, struct orth_state *st);
 void orth_finish(struct orth_call *c, int *err);
 
 void orth_two_phase(struct orth_call *c, int *err);

@@ -3,7 +3,8 @@
  * offset, placed in a buffer without the holes between them, merged where
  * adjacent or overlapping (never across a hole) and accessed run by run in
  * ascending offset order through the stacked table (ADIO_WriteContig /
- * ADIO_ReadContig, as two-phase aggregators do). */
+ * ADIO_ReadContig, as two-phase aggregators do); and the node communicator
+ * both candidates' aggregator choice needs. */
 #include "orth.h"
 
 #include <errno.h>
@@ -77,4 +78,19 @@ void orth_finish(struct orth_call *c, int *err)
 {
     orth_agree_error(c->fd, err);
     xt_call_done(c->fd, ADIO_INDIVIDUAL, c->end_fp, -1, c->status, c->dt, c->bytes);
+}
+
+/* the node communicator and the number of nodes, made at the first call of
+ * a candidate that needs them (collective over fd->comm: every rank runs the
+ * same candidate), so that files never running one pay nothing at open */
+void orth_nodes(ADIO_File fd, struct orth_state *st)
+{
+    int rank, node_rank, leader;
+    if (st->node != MPI_COMM_NULL)
+        return;
+    MPI_Comm_rank(fd->comm, &rank);
+    MPI_Comm_split_type(fd->comm, MPI_COMM_TYPE_SHARED, rank, MPI_INFO_NULL, &st->node);
+    MPI_Comm_rank(st->node, &node_rank);
+    leader = node_rank == 0;
+    MPI_Allreduce(&leader, &st->nnodes, 1, MPI_INT, MPI_SUM, fd->comm);
 }

@@ -176,21 +176,6 @@ static void parse_candidates(ADIO_File fd, struct orth_state *st)
     orth_sel_budget(&st->sel, xt_hint(fd, XT_H_ORTH_BUDGET)->d, home);
 }
 
-/* the node communicator and the number of nodes, made at the first call of
- * a candidate that needs them (collective over fd->comm: every rank runs the
- * same candidate), so that files never running one pay nothing at open */
-void orth_nodes(ADIO_File fd, struct orth_state *st)
-{
-    int rank, node_rank, leader;
-    if (st->node != MPI_COMM_NULL)
-        return;
-    MPI_Comm_rank(fd->comm, &rank);
-    MPI_Comm_split_type(fd->comm, MPI_COMM_TYPE_SHARED, rank, MPI_INFO_NULL, &st->node);
-    MPI_Comm_rank(st->node, &node_rank);
-    leader = node_rank == 0;
-    MPI_Allreduce(&leader, &st->nnodes, 1, MPI_INT, MPI_SUM, fd->comm);
-}
-
 int orth_open(ADIO_File fd, void *state)
 {
     struct orth_state *st = state;
