@@ -23,7 +23,8 @@
     X(WAIT_US, "wait_us") X(INVALIDATED, "blocks_invalidated") \
     X(DROPPED_UNUSED, "blocks_dropped_unused") X(ALLOCS, "buffer_allocs") \
     X(PEAK_BYTES, "buffer_peak_bytes") X(DISABLED, "cache_disabled") \
-    X(PASS_SEQ, "reads_passed_sequential") X(PASS_LARGE, "reads_passed_large")
+    X(PASS_SEQ, "reads_passed_sequential") X(PASS_LARGE, "reads_passed_large") \
+    X(PASS_BUSY, "reads_passed_no_gap")
 
 #define PF_ENUM(id, name) PF_C_##id,
 enum pf_counter { PF_COUNTERS(PF_ENUM) PF_NCOUNTERS };

@@ -3,17 +3,46 @@
 
 void pf_gate_init(struct pf_gate *g, int64_t bs)
 {
-    g->bs = bs > 0 ? bs : 1;
+    g->large = bs > PF_GATE_LARGE_MAX ? PF_GATE_LARGE_MAX : bs > 0 ? bs : 1;
     g->next = -1;
+    g->last_end = -1;
+    g->gap = g->cost = 0;
+    g->gaps = g->costs = 0;
+    g->on = 0;
 }
 
-enum pf_gate_verdict pf_gate_check(struct pf_gate *g, int64_t off, int64_t len)
+/* running average: the first sample, then 3/4 old + 1/4 new */
+static double average(double avg, int n, double x)
+{
+    return n == 0 ? x : 0.75 * avg + 0.25 * x;
+}
+
+static int worth_it(const struct pf_gate *g)
+{
+    if (g->costs < PF_GATE_WARMUP || g->cost < PF_GATE_MIN_COST)
+        return 0;
+    return g->gap >= (g->on ? 0.25 : 0.5) * g->cost;
+}
+
+enum pf_gate_verdict pf_gate_check(struct pf_gate *g, int64_t off, int64_t len, double now)
 {
     int64_t prev = g->next;
     g->next = off + len;
-    if (len >= g->bs)
+    if (len >= g->large)
         return PF_GATE_LARGE;
     if (prev < 0)
         return PF_GATE_FIRST;
-    return off == prev ? PF_GATE_SEQUENTIAL : PF_GATE_PREFETCH;
+    if (off == prev)
+        return PF_GATE_SEQUENTIAL;
+    if (g->last_end >= 0 && now >= g->last_end)
+        g->gap = average(g->gap, g->gaps++, now - g->last_end);
+    g->on = worth_it(g);
+    return g->on ? PF_GATE_PREFETCH : PF_GATE_BUSY;
+}
+
+void pf_gate_done(struct pf_gate *g, enum pf_gate_verdict v, double start, double end)
+{
+    g->last_end = end;
+    if (v == PF_GATE_BUSY && end >= start)
+        g->cost = average(g->cost, g->costs++, end - start);
 }

@@ -68,16 +68,39 @@ static int usable(ADIO_File fd, struct pf_file *pf)
     return 1;
 }
 
-/* does this read go through the window (pf_gate.h)?  Sequential and large
- * reads pass to the file system, counted */
-static int worth_it(ADIO_File fd, struct pf_file *pf, ADIO_Offset off, ADIO_Offset len)
+/* does this read go through the window (pf_gate.h)?  The others pass to
+ * the file system, counted */
+static enum pf_gate_verdict classify(ADIO_File fd, struct pf_file *pf, ADIO_Offset off,
+                                     ADIO_Offset len, double now)
 {
-    enum pf_gate_verdict v = pf->all_reads ? PF_GATE_PREFETCH : pf_gate_check(&pf->gate, off, len);
-    if (v == PF_GATE_SEQUENTIAL)
-        xt_count(fd, XT_LAYER_pf, PF_C_PASS_SEQ, 1);
-    else if (v == PF_GATE_LARGE)
-        xt_count(fd, XT_LAYER_pf, PF_C_PASS_LARGE, 1);
-    return v == PF_GATE_PREFETCH;
+    static const enum pf_counter counted[] = {
+        [PF_GATE_SEQUENTIAL] = PF_C_PASS_SEQ, [PF_GATE_LARGE] = PF_C_PASS_LARGE,
+        [PF_GATE_BUSY] = PF_C_PASS_BUSY,
+    };
+    if (pf->all_reads)
+        return PF_GATE_PREFETCH;
+    enum pf_gate_verdict v = pf_gate_check(&pf->gate, off, len, now);
+    if (v != PF_GATE_PREFETCH && v != PF_GATE_FIRST)
+        xt_count(fd, XT_LAYER_pf, counted[v], 1);
+    return v;
+}
+
+/* the window's way: block by block, so the window moves as the read proceeds */
+static void read_through_window(ADIO_File fd, struct pf_file *pf, char *buf, ADIO_Offset off,
+                                ADIO_Offset len, ADIO_Offset *nread, int *error_code)
+{
+    *error_code = MPI_SUCCESS;
+    *nread = 0;
+    while (*nread < len) {
+        int64_t b = pf_block_of(pf, off + *nread);
+        ADIO_Offset end = (b + 1) * pf->w.bs, want = len - *nread, got = 0;
+        if (off + *nread + want > end)
+            want = end - off - *nread;
+        pf->m->piece(fd, pf, b, buf + *nread, off + *nread, want, &got, error_code);
+        *nread += got;
+        if (*error_code != MPI_SUCCESS || got < want)
+            break;
+    }
 }
 
 static void ADIOI_PF_ReadContig(ADIO_File fd, void *buf, int count, MPI_Datatype dt,
@@ -87,22 +110,15 @@ static void ADIOI_PF_ReadContig(ADIO_File fd, void *buf, int count, MPI_Datatype
     struct pf_file *pf = state(fd);
     ADIO_Offset len = xt_bytes(count, dt), nread = 0;
     ADIO_Offset off = fpt == ADIO_INDIVIDUAL ? fd->fp_ind : offset;
-    if (len <= 0 || !worth_it(fd, pf, off, len) || !usable(fd, pf)) {
+    double t0 = xt_now();
+    enum pf_gate_verdict v = len > 0 ? classify(fd, pf, off, len, t0) : PF_GATE_FIRST;
+    if (len <= 0 || v != PF_GATE_PREFETCH || !usable(fd, pf)) {
         lower(fd)->ADIOI_xxx_ReadContig(fd, buf, count, dt, fpt, offset, status, error_code);
+        pf_gate_done(&pf->gate, v, t0, xt_now());
         return;
     }
-    *error_code = MPI_SUCCESS;
-    /* block by block, so the window moves as the read proceeds */
-    while (nread < len) {
-        int64_t b = pf_block_of(pf, off + nread);
-        ADIO_Offset end = (b + 1) * pf->w.bs, want = len - nread, got = 0;
-        if (off + nread + want > end)
-            want = end - off - nread;
-        pf->m->piece(fd, pf, b, (char *) buf + nread, off + nread, want, &got, error_code);
-        nread += got;
-        if (*error_code != MPI_SUCCESS || got < want)
-            break;
-    }
+    read_through_window(fd, pf, buf, off, len, &nread, error_code);
+    pf_gate_done(&pf->gate, v, t0, xt_now());
     xt_note_absorbed(fd);
     if (*error_code != MPI_SUCCESS) {
         fd->fp_sys_posn = -1;
