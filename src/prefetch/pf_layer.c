@@ -20,9 +20,12 @@ static const char *const pf_counter_names[PF_NCOUNTERS] = {
 #undef PF_NAME
 };
 
-#define PF_METHOD(h, name) [h##_##name] = &pf_##name##_method,
-static const struct pf_method *const pf_methods[] = { PF_METHOD_LIST(PF_METHOD, XT_H_PF_METHOD) };
-#undef PF_METHOD
+/* auto is settled at open (pick_method) */
+static const struct pf_method *const pf_methods[] = {
+    [XT_H_PF_METHOD_auto] = NULL,
+    [XT_H_PF_METHOD_fadvise] = &pf_fadvise_method,
+    [XT_H_PF_METHOD_buffer] = &pf_buffer_method,
+};
 XT_STATIC_ASSERT_CHOICES(pf_methods, XT_H_PF_METHOD);
 
 static struct pf_file *state(ADIO_File fd)
@@ -301,6 +304,19 @@ static int writable_buffer(ADIO_File fd, struct xt_file *xf)
     return 1;
 }
 
+/* method auto: buffer where it is coherent and can read the file itself
+ * (read-only, nothing below keeps data the file lacks), else fadvise */
+static void pick_method(ADIO_File fd, struct xt_file *xf)
+{
+    struct xt_hint_value *m = &xf->hints[XT_H_PF_METHOD];
+    if (m->i != XT_H_PF_METHOD_auto)
+        return;
+    int buffer = (fd->access_mode & ADIO_RDONLY) && xt_direct_io_ok(fd, XT_LAYER_pf) &&
+        xt_fs_has(fd, XT_FS_POSIX_FD);
+    m->i = buffer ? XT_H_PF_METHOD_buffer : XT_H_PF_METHOD_fadvise;
+    snprintf(m->s, sizeof(m->s), "%s", pf_methods[m->i]->name);
+}
+
 /* collective; the answer is the same on all ranks (same hints, same file
  * system, same access mode, same layers) */
 static int pf_open(ADIO_File fd, void *st)
@@ -312,6 +328,7 @@ static int pf_open(ADIO_File fd, void *st)
     int nranges;
     if (fd->orig_access_mode & MPI_MODE_WRONLY)
         return 1;
+    pick_method(fd, xf);
     if (writable_buffer(fd, xf))
         return 1;
     /* fadvise reads through the table below; buffer preads fd->fd_sys */
