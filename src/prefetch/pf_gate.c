@@ -7,8 +7,11 @@ void pf_gate_init(struct pf_gate *g, int64_t bs)
     g->next = -1;
     g->last_end = -1;
     g->gap = g->cost = 0;
-    g->gaps = g->costs = 0;
+    g->served = 0;
+    g->gaps = g->costs = g->serveds = 0;
     g->on = 0;
+    g->backoff = g->failures = 0;
+    g->next_backoff = PF_GATE_BACKOFF;
 }
 
 /* running average: the first sample, then 3/4 old + 1/4 new */
@@ -36,13 +39,43 @@ enum pf_gate_verdict pf_gate_check(struct pf_gate *g, int64_t off, int64_t len, 
         return PF_GATE_SEQUENTIAL;
     if (g->last_end >= 0 && now >= g->last_end)
         g->gap = average(g->gap, g->gaps++, now - g->last_end);
+    if (g->backoff > 0) {
+        g->backoff--;
+        return PF_GATE_BUSY;
+    }
+    int was = g->on;
     g->on = worth_it(g);
+    if (g->on && !was)
+        g->serveds = -1;        /* the first read through the window starts it: not judged */
     return g->on ? PF_GATE_PREFETCH : PF_GATE_BUSY;
+}
+
+/* after PF_GATE_PROBE reads through the window: did they beat passing? */
+static void judge(struct pf_gate *g)
+{
+    if (g->serveds < PF_GATE_PROBE)
+        return;
+    if (g->served < g->cost) {
+        g->next_backoff = PF_GATE_BACKOFF;
+        return;
+    }
+    g->on = 0;
+    g->serveds = 0;
+    g->failures++;
+    g->backoff = g->next_backoff;
+    if (g->next_backoff < PF_GATE_BACKOFF_MAX)
+        g->next_backoff *= 2;
 }
 
 void pf_gate_done(struct pf_gate *g, enum pf_gate_verdict v, double start, double end)
 {
     g->last_end = end;
-    if (v == PF_GATE_BUSY && end >= start)
+    if (end < start)
+        return;
+    if (v == PF_GATE_BUSY)
         g->cost = average(g->cost, g->costs++, end - start);
+    else if (v == PF_GATE_PREFETCH && g->serveds++ >= 0) {
+        g->served = average(g->served, g->serveds - 1, end - start);
+        judge(g);
+    }
 }

@@ -21,6 +21,12 @@
  * Prefetching starts when the gap reaches half the cost and stops when it
  * falls below a quarter (the cost is the one measured while passing: reads
  * served by the prefetcher are fast and say nothing about the file system).
+ * It must pay: after PF_GATE_PROBE reads through the window (not counting
+ * the first, which starts the window), if they took
+ * on average as long as passing reads did (the thread had no spare core, or
+ * fetched more than the application reads), the gate passes the next
+ * PF_GATE_BACKOFF jumping reads (doubling on each such failure, up to
+ * PF_GATE_BACKOFF_MAX) before it tries again; a success resets it.
  * Measured before this gate (no-harm grid, session 5): back-to-back warm
  * strided reads 0.33x stock, HDF5 cold reads 0.40x, interleaved 0.82x. */
 #ifndef PF_GATE_H
@@ -31,6 +37,9 @@
 #define PF_GATE_LARGE_MAX (1 << 20)     /* reads this long or longer pass */
 #define PF_GATE_MIN_COST 50e-6          /* s: a cheaper read comes from memory */
 #define PF_GATE_WARMUP 3                /* jumping reads timed before deciding */
+#define PF_GATE_PROBE 8                 /* reads through the window before judging it */
+#define PF_GATE_BACKOFF 64              /* jumping reads passed after it did not pay */
+#define PF_GATE_BACKOFF_MAX 4096
 
 struct pf_gate {
     int64_t large;              /* reads of this many bytes or more pass */
@@ -38,8 +47,12 @@ struct pf_gate {
     double last_end;            /* when the previous read returned (s), < 0 before */
     double gap, cost;           /* averages (s): idle time before a jumping read;
                                  * a jumping read's time at the file system */
-    int gaps, costs;            /* how many of each were measured */
+    double served;              /* average time of a read through the window (s) */
+    int gaps, costs, serveds;   /* how many of each were measured (serveds: since
+                                 * on, the first read through the window not counted) */
     int on;                     /* prefetching */
+    int backoff, next_backoff;  /* jumping reads still to pass; the next penalty */
+    int failures;               /* times prefetching did not pay */
 };
 
 enum pf_gate_verdict {

@@ -117,11 +117,16 @@ static void ADIOI_PF_ReadContig(ADIO_File fd, void *buf, int count, MPI_Datatype
     enum pf_gate_verdict v = len > 0 ? classify(fd, pf, off, len, t0) : PF_GATE_FIRST;
     if (len <= 0 || v != PF_GATE_PREFETCH || !usable(fd, pf)) {
         lower(fd)->ADIOI_xxx_ReadContig(fd, buf, count, dt, fpt, offset, status, error_code);
-        pf_gate_done(&pf->gate, v, t0, xt_now());
+        if (!pf->all_reads)
+            pf_gate_done(&pf->gate, v, t0, xt_now());
         return;
     }
+    int failures = pf->gate.failures;
     read_through_window(fd, pf, buf, off, len, &nread, error_code);
-    pf_gate_done(&pf->gate, v, t0, xt_now());
+    if (!pf->all_reads)
+        pf_gate_done(&pf->gate, v, t0, xt_now());
+    if (pf->gate.failures != failures)
+        xt_count(fd, XT_LAYER_pf, PF_C_UNPAID, 1);
     xt_note_absorbed(fd);
     if (*error_code != MPI_SUCCESS) {
         fd->fp_sys_posn = -1;

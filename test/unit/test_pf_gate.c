@@ -8,15 +8,22 @@
 #define MIB (1 << 20)
 #define US 1e-6
 
-/* a read of len at off that starts at *t and takes cost seconds, then gap
- * seconds of compute; returns the verdict */
+/* a read of len at off that starts at *t and takes cost seconds (hit
+ * seconds through the window), then gap seconds of compute; the verdict */
+static enum pf_gate_verdict step2(struct pf_gate *g, double *t, int64_t off, int64_t len,
+                                  double cost, double hit, double gap)
+{
+    enum pf_gate_verdict v = pf_gate_check(g, off, len, *t);
+    double took = v == PF_GATE_PREFETCH ? hit : cost;
+    pf_gate_done(g, v, *t, *t + took);
+    *t += took + gap;
+    return v;
+}
+
 static enum pf_gate_verdict step(struct pf_gate *g, double *t, int64_t off, int64_t len,
                                  double cost, double gap)
 {
-    enum pf_gate_verdict v = pf_gate_check(g, off, len, *t);
-    pf_gate_done(g, v, *t, *t + cost);
-    *t += cost + gap;
-    return v;
+    return step2(g, t, off, len, cost, cost, gap);
 }
 
 START_TEST(sequential_stream_passes)
@@ -56,7 +63,7 @@ static int root_like(struct pf_gate *g, double cost, double gap, int reads)
     int prefetched = 0;
     pf_gate_init(g, 4 * MIB);
     for (int k = 0; k < reads; k++)
-        prefetched += step(g, &t, (int64_t) k * 400 * KIB, 250 * KIB, cost, gap) ==
+        prefetched += step2(g, &t, (int64_t) k * 400 * KIB, 250 * KIB, cost, cost / 5, gap) ==
             PF_GATE_PREFETCH;
     return prefetched;
 }
@@ -93,21 +100,72 @@ START_TEST(stops_and_restarts_with_the_gaps)
     int64_t off = 0;
     pf_gate_init(&g, 4 * MIB);
     for (int k = 0; k < 10; k++, off += 400 * KIB)
-        step(&g, &t, off, 250 * KIB, 300 * US, 300 * US);
+        step2(&g, &t, off, 250 * KIB, 300 * US, 5 * US, 300 * US);
     ck_assert_int_eq(g.on, 1);
     /* prefetched reads are fast: that must not switch it off */
     for (int k = 0; k < 10; k++, off += 400 * KIB)
-        ck_assert_int_eq(step(&g, &t, off, 250 * KIB, 5 * US, 300 * US), PF_GATE_PREFETCH);
+        ck_assert_int_eq(step2(&g, &t, off, 250 * KIB, 300 * US, 5 * US, 300 * US),
+                         PF_GATE_PREFETCH);
     /* the compute stops: it stops within a few reads */
     int pf = 0;
     for (int k = 0; k < 10; k++, off += 400 * KIB)
-        pf += step(&g, &t, off, 250 * KIB, 5 * US, 1 * US) == PF_GATE_PREFETCH;
+        pf += step2(&g, &t, off, 250 * KIB, 300 * US, 5 * US, 1 * US) == PF_GATE_PREFETCH;
     ck_assert_int_lt(pf, 10);
     ck_assert_int_eq(g.on, 0);
     ck_assert_int_eq(step(&g, &t, off += 400 * KIB, 250 * KIB, 300 * US, 1 * US), PF_GATE_BUSY);
     /* and it comes back */
     for (int k = 0; k < 10; k++, off += 400 * KIB)
-        step(&g, &t, off, 250 * KIB, 300 * US, 400 * US);
+        step2(&g, &t, off, 250 * KIB, 300 * US, 5 * US, 400 * US);
+    ck_assert_int_eq(g.on, 1);
+}
+END_TEST
+
+/* prefetching that does not make the reads faster backs off, doubling */
+START_TEST(backs_off_when_it_does_not_pay)
+{
+    struct pf_gate g;
+    double t = 0;
+    int64_t off = 0;
+    int on = 0, k;
+    pf_gate_init(&g, 4 * MIB);
+    /* through the window the reads take longer than passing did (300 us) */
+    for (k = 0; k < 1 + PF_GATE_WARMUP + 1 + PF_GATE_PROBE; k++, off += 400 * KIB) {
+        enum pf_gate_verdict v = pf_gate_check(&g, off, 250 * KIB, t);
+        double cost = v == PF_GATE_PREFETCH ? 600 * US : 300 * US;
+        on += v == PF_GATE_PREFETCH;
+        pf_gate_done(&g, v, t, t + cost);
+        t += cost + 300 * US;
+    }
+    ck_assert_int_eq(on, 1 + PF_GATE_PROBE);
+    ck_assert_int_eq(g.failures, 1);
+    ck_assert_int_eq(g.on, 0);
+    /* the next PF_GATE_BACKOFF jumping reads pass, then it tries again */
+    for (k = 0; k < PF_GATE_BACKOFF; k++, off += 400 * KIB)
+        ck_assert_int_eq(step(&g, &t, off, 250 * KIB, 300 * US, 300 * US), PF_GATE_BUSY);
+    ck_assert_int_eq(step(&g, &t, off += 400 * KIB, 250 * KIB, 600 * US, 300 * US),
+                     PF_GATE_PREFETCH);
+    for (k = 0; k < PF_GATE_PROBE; k++, off += 400 * KIB)
+        step(&g, &t, off, 250 * KIB, 600 * US, 300 * US);
+    ck_assert_int_eq(g.failures, 2);
+    ck_assert_int_eq(g.backoff, 2 * PF_GATE_BACKOFF);
+}
+END_TEST
+
+/* prefetching that pays stays on */
+START_TEST(stays_on_when_it_pays)
+{
+    struct pf_gate g;
+    double t = 0;
+    int64_t off = 0;
+    pf_gate_init(&g, 4 * MIB);
+    for (int k = 0; k < 200; k++, off += 400 * KIB) {
+        enum pf_gate_verdict v = pf_gate_check(&g, off, 250 * KIB, t);
+        /* the first read through the window loads the block itself: slow */
+        double cost = v != PF_GATE_PREFETCH ? 300 * US : g.serveds < 0 ? 5e-3 : 60 * US;
+        pf_gate_done(&g, v, t, t + cost);
+        t += cost + 300 * US;
+    }
+    ck_assert_int_eq(g.failures, 0);
     ck_assert_int_eq(g.on, 1);
 }
 END_TEST
@@ -132,6 +190,8 @@ Suite *pf_gate_suite(void)
     tcase_add_test(tc, jumps_with_compute_are_prefetched);
     tcase_add_test(tc, jumps_without_compute_pass);
     tcase_add_test(tc, stops_and_restarts_with_the_gaps);
+    tcase_add_test(tc, backs_off_when_it_does_not_pay);
+    tcase_add_test(tc, stays_on_when_it_pays);
     tcase_add_test(tc, sequential_after_a_jump_passes);
     suite_add_tcase(s, tc);
     return s;
