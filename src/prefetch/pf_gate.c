@@ -7,7 +7,8 @@ void pf_gate_init(struct pf_gate *g, int64_t bs)
     g->next = -1;
     g->last_end = -1;
     g->gap = g->cost = 0;
-    g->served = 0;
+    g->served = g->gap_pass = g->gap_on = 0;
+    g->gaps_pass = g->gaps_on = g->last_window = 0;
     g->gaps = g->costs = g->serveds = 0;
     g->on = 0;
     g->backoff = g->failures = 0;
@@ -37,25 +38,34 @@ enum pf_gate_verdict pf_gate_check(struct pf_gate *g, int64_t off, int64_t len, 
         return PF_GATE_FIRST;
     if (off == prev)
         return PF_GATE_SEQUENTIAL;
-    if (g->last_end >= 0 && now >= g->last_end)
-        g->gap = average(g->gap, g->gaps++, now - g->last_end);
+    if (g->last_end >= 0 && now >= g->last_end) {
+        double gap = now - g->last_end;
+        g->gap = average(g->gap, g->gaps++, gap);
+        if (g->last_window)
+            g->gap_on = average(g->gap_on, g->gaps_on++, gap);
+        else
+            g->gap_pass = average(g->gap_pass, g->gaps_pass++, gap);
+    }
     if (g->backoff > 0) {
         g->backoff--;
         return PF_GATE_BUSY;
     }
     int was = g->on;
     g->on = worth_it(g);
-    if (g->on && !was)
+    if (g->on && !was) {
         g->serveds = -1;        /* the first read through the window starts it: not judged */
+        g->gaps_on = 0;
+    }
     return g->on ? PF_GATE_PREFETCH : PF_GATE_BUSY;
 }
 
-/* after PF_GATE_PROBE reads through the window: did they beat passing? */
+/* after PF_GATE_PROBE reads through the window: did a read and the gap
+ * after it beat a passed read and its gap? */
 static void judge(struct pf_gate *g)
 {
-    if (g->serveds < PF_GATE_PROBE)
+    if (g->serveds < PF_GATE_PROBE || g->gaps_on < PF_GATE_PROBE - 1)
         return;
-    if (g->served < g->cost) {
+    if (g->served + g->gap_on < g->cost + g->gap_pass) {
         g->next_backoff = PF_GATE_BACKOFF;
         return;
     }
@@ -70,6 +80,8 @@ static void judge(struct pf_gate *g)
 void pf_gate_done(struct pf_gate *g, enum pf_gate_verdict v, double start, double end)
 {
     g->last_end = end;
+    if (v == PF_GATE_BUSY || v == PF_GATE_PREFETCH)
+        g->last_window = v == PF_GATE_PREFETCH;
     if (end < start)
         return;
     if (v == PF_GATE_BUSY)

@@ -22,11 +22,12 @@
  * falls below a quarter (the cost is the one measured while passing: reads
  * served by the prefetcher are fast and say nothing about the file system).
  * It must pay: after PF_GATE_PROBE reads through the window (not counting
- * the first, which starts the window), if they took
- * on average as long as passing reads did (the thread had no spare core, or
- * fetched more than the application reads), the gate passes the next
- * PF_GATE_BACKOFF jumping reads (doubling on each such failure, up to
- * PF_GATE_BACKOFF_MAX) before it tries again; a success resets it.
+ * the first, which starts the window), if a read and the gap after it took
+ * on average as long as a passed read and its gap did (the reads were no
+ * faster, or the thread took the CPU the application computes on: on a
+ * machine with no spare core its time shows in the gaps), the gate passes
+ * the next PF_GATE_BACKOFF jumping reads (doubling on each such failure, up
+ * to PF_GATE_BACKOFF_MAX) before it tries again; a success resets it.
  * Measured before this gate (no-harm grid, session 5): back-to-back warm
  * strided reads 0.33x stock, HDF5 cold reads 0.40x, interleaved 0.82x. */
 #ifndef PF_GATE_H
@@ -48,6 +49,9 @@ struct pf_gate {
     double gap, cost;           /* averages (s): idle time before a jumping read;
                                  * a jumping read's time at the file system */
     double served;              /* average time of a read through the window (s) */
+    double gap_pass, gap_on;    /* average gap after a passed / a window read (s) */
+    int gaps_pass, gaps_on;
+    int last_window;            /* the previous jumping read went through the window */
     int gaps, costs, serveds;   /* how many of each were measured (serveds: since
                                  * on, the first read through the window not counted) */
     int on;                     /* prefetching */

@@ -15,7 +15,10 @@ void pf_load(struct pf_file *pf, struct pf_slot *s)
     pthread_mutex_unlock(&pf->lock);
     int64_t n = pf->m->fetch(pf, s);
     pthread_mutex_lock(&pf->lock);
-    if (pf_slots_loaded(&pf->t, s, n, pf->w.bs))
+    /* counted when fetched, even when the window left it meanwhile (the
+     * file system read it all the same) */
+    (void) pf_slots_loaded(&pf->t, s, n, pf->w.bs);
+    if (n >= 0)
         xt_count(pf->fd, XT_LAYER_pf, PF_C_PREFETCHED, 1);
     pthread_cond_broadcast(&pf->done);
 }

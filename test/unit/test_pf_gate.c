@@ -151,6 +151,25 @@ START_TEST(backs_off_when_it_does_not_pay)
 }
 END_TEST
 
+/* the reads through the window are fast, but the thread takes the CPU the
+ * application computes on (no spare core): the gaps grow, it backs off */
+START_TEST(backs_off_when_the_gaps_grow)
+{
+    struct pf_gate g;
+    double t = 0;
+    int64_t off = 0;
+    pf_gate_init(&g, 4 * MIB);
+    for (int k = 0; k < 40; k++, off += 400 * KIB) {
+        enum pf_gate_verdict v = pf_gate_check(&g, off, 250 * KIB, t);
+        int window = v == PF_GATE_PREFETCH;
+        pf_gate_done(&g, v, t, t + (window ? 60 * US : 300 * US));
+        t += window ? 60 * US + 900 * US : 300 * US + 300 * US;
+    }
+    ck_assert_int_eq(g.failures, 1);
+    ck_assert_int_gt(g.backoff, 0);
+}
+END_TEST
+
 /* prefetching that pays stays on */
 START_TEST(stays_on_when_it_pays)
 {
@@ -191,6 +210,7 @@ Suite *pf_gate_suite(void)
     tcase_add_test(tc, jumps_without_compute_pass);
     tcase_add_test(tc, stops_and_restarts_with_the_gaps);
     tcase_add_test(tc, backs_off_when_it_does_not_pay);
+    tcase_add_test(tc, backs_off_when_the_gaps_grow);
     tcase_add_test(tc, stays_on_when_it_pays);
     tcase_add_test(tc, sequential_after_a_jump_passes);
     suite_add_tcase(s, tc);
