@@ -18,7 +18,7 @@
 
 #define PF_COUNTERS(X) \
     X(PREFETCHED, "blocks_prefetched") \
-    X(HITS, "hits") X(WAITS, "waits") X(MISSES, "misses") X(JUMPS, "jumps") \
+    X(HITS, "hits") X(MISSES, "misses") X(JUMPS, "jumps") \
     X(BYTES_CACHE, "bytes_from_cache") X(BYTES_FS, "bytes_from_fs") \
     X(WAIT_US, "wait_us") X(INVALIDATED, "blocks_invalidated") \
     X(DROPPED_UNUSED, "blocks_dropped_unused") X(ALLOCS, "buffer_allocs") \
@@ -85,6 +85,9 @@ void pf_load(struct pf_file *pf, struct pf_slot *s);
  * under the method's lock when it has one */
 enum pf_move pf_access(ADIO_File fd, struct pf_file *pf, int64_t block, struct pf_plan *plan,
                        pf_drop_fn drop, void *arg);
+/* the gate backed off: forget the window and every block queued or held, so
+ * the thread stops fetching (what it is fetching now is dropped) */
+void pf_cancel(ADIO_File fd, struct pf_file *pf);
 /* read [off, off + len) from the file system through the table below,
  * counting it as a file-system request */
 void pf_read_lower(ADIO_File fd, char *buf, ADIO_Offset off, ADIO_Offset len,

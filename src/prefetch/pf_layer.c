@@ -125,8 +125,10 @@ static void ADIOI_PF_ReadContig(ADIO_File fd, void *buf, int count, MPI_Datatype
     read_through_window(fd, pf, buf, off, len, &nread, error_code);
     if (!pf->all_reads)
         pf_gate_done(&pf->gate, v, t0, xt_now());
-    if (pf->gate.failures != failures)
+    if (pf->gate.failures != failures) {
         xt_count(fd, XT_LAYER_pf, PF_C_UNPAID, 1);
+        pf_cancel(fd, pf);
+    }
     xt_note_absorbed(fd);
     if (*error_code != MPI_SUCCESS) {
         fd->fp_sys_posn = -1;
