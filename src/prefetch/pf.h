@@ -17,13 +17,14 @@
 #include <pthread.h>
 
 #define PF_COUNTERS(X) \
-    X(PREFETCHED, "blocks_prefetched") X(DEMAND, "blocks_demand") \
-    X(HITS, "hits") X(WAITS, "waits") X(MISSES, "misses") X(JUMPS, "jumps") \
+    X(PREFETCHED, "blocks_prefetched") \
+    X(HITS, "hits") X(MISSES, "misses") X(JUMPS, "jumps") \
     X(BYTES_CACHE, "bytes_from_cache") X(BYTES_FS, "bytes_from_fs") \
     X(WAIT_US, "wait_us") X(INVALIDATED, "blocks_invalidated") \
     X(DROPPED_UNUSED, "blocks_dropped_unused") X(ALLOCS, "buffer_allocs") \
     X(PEAK_BYTES, "buffer_peak_bytes") X(DISABLED, "cache_disabled") \
-    X(PASS_SEQ, "reads_passed_sequential") X(PASS_LARGE, "reads_passed_large")
+    X(PASS_SEQ, "reads_passed_sequential") X(PASS_LARGE, "reads_passed_large") \
+    X(PASS_BUSY, "reads_passed_no_gap") X(UNPAID, "window_did_not_pay")
 
 #define PF_ENUM(id, name) PF_C_##id,
 enum pf_counter { PF_COUNTERS(PF_ENUM) PF_NCOUNTERS };
@@ -76,14 +77,17 @@ static inline int64_t pf_block_of(const struct pf_file *pf, ADIO_Offset off)
 int pf_thread_start(ADIO_File fd, struct pf_file *pf);
 /* stops and joins it, frees the slots' buffers */
 void pf_thread_stop(struct pf_file *pf);
-/* fetch a QUEUED slot now; called and returns with pf->lock held, drops it
- * during the fetch.  counter: who asked (PREFETCHED or DEMAND). */
-void pf_load(struct pf_file *pf, struct pf_slot *s, enum pf_counter counter);
+/* fetch a QUEUED slot now (the thread); called and returns with pf->lock
+ * held, drops it during the fetch */
+void pf_load(struct pf_file *pf, struct pf_slot *s);
 
 /* the window moves to block (counting jumps) and the slots follow it;
  * under the method's lock when it has one */
 enum pf_move pf_access(ADIO_File fd, struct pf_file *pf, int64_t block, struct pf_plan *plan,
                        pf_drop_fn drop, void *arg);
+/* the gate backed off: forget the window and every block queued or held, so
+ * the thread stops fetching (what it is fetching now is dropped) */
+void pf_cancel(ADIO_File fd, struct pf_file *pf);
 /* read [off, off + len) from the file system through the table below,
  * counting it as a file-system request */
 void pf_read_lower(ADIO_File fd, char *buf, ADIO_Offset off, ADIO_Offset len,

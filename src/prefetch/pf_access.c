@@ -30,3 +30,13 @@ void pf_read_lower(ADIO_File fd, char *buf, ADIO_Offset off, ADIO_Offset len,
     *nread = n;
     xt_note_request(fd, 0, n);
 }
+
+void pf_cancel(ADIO_File fd, struct pf_file *pf)
+{
+    if (!pf->started || pf->off)
+        return;
+    pthread_mutex_lock(&pf->lock);
+    pf_slots_invalidate(&pf->t, 0, -1, pf->w.bs);
+    pf->w.cur = -1;             /* the next read through the window starts it afresh */
+    pthread_mutex_unlock(&pf->lock);
+}

@@ -3,17 +3,91 @@
 
 void pf_gate_init(struct pf_gate *g, int64_t bs)
 {
-    g->bs = bs > 0 ? bs : 1;
+    g->large = bs > PF_GATE_LARGE_MAX ? PF_GATE_LARGE_MAX : bs > 0 ? bs : 1;
     g->next = -1;
+    g->last_end = -1;
+    g->gap = g->cost = 0;
+    g->served = g->gap_pass = g->gap_on = 0;
+    g->gaps_pass = g->gaps_on = g->last_window = 0;
+    g->gaps = g->costs = g->serveds = 0;
+    g->on = 0;
+    g->backoff = g->failures = 0;
+    g->next_backoff = PF_GATE_BACKOFF;
 }
 
-enum pf_gate_verdict pf_gate_check(struct pf_gate *g, int64_t off, int64_t len)
+/* running average: the first sample, then 3/4 old + 1/4 new */
+static double average(double avg, int n, double x)
+{
+    return n == 0 ? x : 0.75 * avg + 0.25 * x;
+}
+
+static int worth_it(const struct pf_gate *g)
+{
+    if (g->costs < PF_GATE_WARMUP || g->cost < PF_GATE_MIN_COST)
+        return 0;
+    return g->gap >= (g->on ? 0.25 : 0.5) * g->cost;
+}
+
+enum pf_gate_verdict pf_gate_check(struct pf_gate *g, int64_t off, int64_t len, double now)
 {
     int64_t prev = g->next;
     g->next = off + len;
-    if (len >= g->bs)
+    if (len >= g->large)
         return PF_GATE_LARGE;
     if (prev < 0)
         return PF_GATE_FIRST;
-    return off == prev ? PF_GATE_SEQUENTIAL : PF_GATE_PREFETCH;
+    if (off == prev)
+        return PF_GATE_SEQUENTIAL;
+    if (g->last_end >= 0 && now >= g->last_end) {
+        double gap = now - g->last_end;
+        g->gap = average(g->gap, g->gaps++, gap);
+        if (g->last_window)
+            g->gap_on = average(g->gap_on, g->gaps_on++, gap);
+        else
+            g->gap_pass = average(g->gap_pass, g->gaps_pass++, gap);
+    }
+    if (g->backoff > 0) {
+        g->backoff--;
+        return PF_GATE_BUSY;
+    }
+    int was = g->on;
+    g->on = worth_it(g);
+    if (g->on && !was) {
+        g->serveds = -1;        /* the first read through the window starts it: not judged */
+        g->gaps_on = 0;
+    }
+    return g->on ? PF_GATE_PREFETCH : PF_GATE_BUSY;
+}
+
+/* after PF_GATE_PROBE reads through the window: did a read and the gap
+ * after it beat a passed read and its gap? */
+static void judge(struct pf_gate *g)
+{
+    if (g->serveds < PF_GATE_PROBE || g->gaps_on < PF_GATE_PROBE - 1)
+        return;
+    if (g->served + g->gap_on < g->cost + g->gap_pass) {
+        g->next_backoff = PF_GATE_BACKOFF;
+        return;
+    }
+    g->on = 0;
+    g->serveds = 0;
+    g->failures++;
+    g->backoff = g->next_backoff;
+    if (g->next_backoff < PF_GATE_BACKOFF_MAX)
+        g->next_backoff *= 2;
+}
+
+void pf_gate_done(struct pf_gate *g, enum pf_gate_verdict v, double start, double end)
+{
+    g->last_end = end;
+    if (v == PF_GATE_BUSY || v == PF_GATE_PREFETCH)
+        g->last_window = v == PF_GATE_PREFETCH;
+    if (end < start)
+        return;
+    if (v == PF_GATE_BUSY)
+        g->cost = average(g->cost, g->costs++, end - start);
+    else if (v == PF_GATE_PREFETCH && g->serveds++ >= 0) {
+        g->served = average(g->served, g->serveds - 1, end - start);
+        judge(g);
+    }
 }

@@ -20,9 +20,12 @@ static const char *const pf_counter_names[PF_NCOUNTERS] = {
 #undef PF_NAME
 };
 
-#define PF_METHOD(h, name) [h##_##name] = &pf_##name##_method,
-static const struct pf_method *const pf_methods[] = { PF_METHOD_LIST(PF_METHOD, XT_H_PF_METHOD) };
-#undef PF_METHOD
+/* auto is settled at open (pick_method) */
+static const struct pf_method *const pf_methods[] = {
+    [XT_H_PF_METHOD_auto] = NULL,
+    [XT_H_PF_METHOD_fadvise] = &pf_fadvise_method,
+    [XT_H_PF_METHOD_buffer] = &pf_buffer_method,
+};
 XT_STATIC_ASSERT_CHOICES(pf_methods, XT_H_PF_METHOD);
 
 static struct pf_file *state(ADIO_File fd)
@@ -68,16 +71,39 @@ static int usable(ADIO_File fd, struct pf_file *pf)
     return 1;
 }
 
-/* does this read go through the window (pf_gate.h)?  Sequential and large
- * reads pass to the file system, counted */
-static int worth_it(ADIO_File fd, struct pf_file *pf, ADIO_Offset off, ADIO_Offset len)
+/* does this read go through the window (pf_gate.h)?  The others pass to
+ * the file system, counted */
+static enum pf_gate_verdict classify(ADIO_File fd, struct pf_file *pf, ADIO_Offset off,
+                                     ADIO_Offset len, double now)
 {
-    enum pf_gate_verdict v = pf->all_reads ? PF_GATE_PREFETCH : pf_gate_check(&pf->gate, off, len);
-    if (v == PF_GATE_SEQUENTIAL)
-        xt_count(fd, XT_LAYER_pf, PF_C_PASS_SEQ, 1);
-    else if (v == PF_GATE_LARGE)
-        xt_count(fd, XT_LAYER_pf, PF_C_PASS_LARGE, 1);
-    return v == PF_GATE_PREFETCH;
+    static const enum pf_counter counted[] = {
+        [PF_GATE_SEQUENTIAL] = PF_C_PASS_SEQ, [PF_GATE_LARGE] = PF_C_PASS_LARGE,
+        [PF_GATE_BUSY] = PF_C_PASS_BUSY,
+    };
+    if (pf->all_reads)
+        return PF_GATE_PREFETCH;
+    enum pf_gate_verdict v = pf_gate_check(&pf->gate, off, len, now);
+    if (v != PF_GATE_PREFETCH && v != PF_GATE_FIRST)
+        xt_count(fd, XT_LAYER_pf, counted[v], 1);
+    return v;
+}
+
+/* the window's way: block by block, so the window moves as the read proceeds */
+static void read_through_window(ADIO_File fd, struct pf_file *pf, char *buf, ADIO_Offset off,
+                                ADIO_Offset len, ADIO_Offset *nread, int *error_code)
+{
+    *error_code = MPI_SUCCESS;
+    *nread = 0;
+    while (*nread < len) {
+        int64_t b = pf_block_of(pf, off + *nread);
+        ADIO_Offset end = (b + 1) * pf->w.bs, want = len - *nread, got = 0;
+        if (off + *nread + want > end)
+            want = end - off - *nread;
+        pf->m->piece(fd, pf, b, buf + *nread, off + *nread, want, &got, error_code);
+        *nread += got;
+        if (*error_code != MPI_SUCCESS || got < want)
+            break;
+    }
 }
 
 static void ADIOI_PF_ReadContig(ADIO_File fd, void *buf, int count, MPI_Datatype dt,
@@ -87,21 +113,21 @@ static void ADIOI_PF_ReadContig(ADIO_File fd, void *buf, int count, MPI_Datatype
     struct pf_file *pf = state(fd);
     ADIO_Offset len = xt_bytes(count, dt), nread = 0;
     ADIO_Offset off = fpt == ADIO_INDIVIDUAL ? fd->fp_ind : offset;
-    if (len <= 0 || !worth_it(fd, pf, off, len) || !usable(fd, pf)) {
+    double t0 = xt_now();
+    enum pf_gate_verdict v = len > 0 ? classify(fd, pf, off, len, t0) : PF_GATE_FIRST;
+    if (len <= 0 || v != PF_GATE_PREFETCH || !usable(fd, pf)) {
         lower(fd)->ADIOI_xxx_ReadContig(fd, buf, count, dt, fpt, offset, status, error_code);
+        if (!pf->all_reads)
+            pf_gate_done(&pf->gate, v, t0, xt_now());
         return;
     }
-    *error_code = MPI_SUCCESS;
-    /* block by block, so the window moves as the read proceeds */
-    while (nread < len) {
-        int64_t b = pf_block_of(pf, off + nread);
-        ADIO_Offset end = (b + 1) * pf->w.bs, want = len - nread, got = 0;
-        if (off + nread + want > end)
-            want = end - off - nread;
-        pf->m->piece(fd, pf, b, (char *) buf + nread, off + nread, want, &got, error_code);
-        nread += got;
-        if (*error_code != MPI_SUCCESS || got < want)
-            break;
+    int failures = pf->gate.failures;
+    read_through_window(fd, pf, buf, off, len, &nread, error_code);
+    if (!pf->all_reads)
+        pf_gate_done(&pf->gate, v, t0, xt_now());
+    if (pf->gate.failures != failures) {
+        xt_count(fd, XT_LAYER_pf, PF_C_UNPAID, 1);
+        pf_cancel(fd, pf);
     }
     xt_note_absorbed(fd);
     if (*error_code != MPI_SUCCESS) {
@@ -285,6 +311,19 @@ static int writable_buffer(ADIO_File fd, struct xt_file *xf)
     return 1;
 }
 
+/* method auto: buffer where it is coherent and can read the file itself
+ * (read-only, nothing below keeps data the file lacks), else fadvise */
+static void pick_method(ADIO_File fd, struct xt_file *xf)
+{
+    struct xt_hint_value *m = &xf->hints[XT_H_PF_METHOD];
+    if (m->i != XT_H_PF_METHOD_auto)
+        return;
+    int buffer = (fd->access_mode & ADIO_RDONLY) && xt_direct_io_ok(fd, XT_LAYER_pf) &&
+        xt_fs_has(fd, XT_FS_POSIX_FD);
+    m->i = buffer ? XT_H_PF_METHOD_buffer : XT_H_PF_METHOD_fadvise;
+    snprintf(m->s, sizeof(m->s), "%s", pf_methods[m->i]->name);
+}
+
 /* collective; the answer is the same on all ranks (same hints, same file
  * system, same access mode, same layers) */
 static int pf_open(ADIO_File fd, void *st)
@@ -296,6 +335,7 @@ static int pf_open(ADIO_File fd, void *st)
     int nranges;
     if (fd->orig_access_mode & MPI_MODE_WRONLY)
         return 1;
+    pick_method(fd, xf);
     if (writable_buffer(fd, xf))
         return 1;
     /* fadvise reads through the table below; buffer preads fd->fd_sys */

@@ -9,14 +9,17 @@
 #include <stdlib.h>
 #include <string.h>
 
-void pf_load(struct pf_file *pf, struct pf_slot *s, enum pf_counter counter)
+void pf_load(struct pf_file *pf, struct pf_slot *s)
 {
     s->state = PF_SLOT_LOADING;
     pthread_mutex_unlock(&pf->lock);
     int64_t n = pf->m->fetch(pf, s);
     pthread_mutex_lock(&pf->lock);
-    if (pf_slots_loaded(&pf->t, s, n, pf->w.bs))
-        xt_count(pf->fd, XT_LAYER_pf, counter, 1);
+    /* counted when fetched, even when the window left it meanwhile (the
+     * file system read it all the same) */
+    (void) pf_slots_loaded(&pf->t, s, n, pf->w.bs);
+    if (n >= 0)
+        xt_count(pf->fd, XT_LAYER_pf, PF_C_PREFETCHED, 1);
     pthread_cond_broadcast(&pf->done);
 }
 
@@ -31,7 +34,7 @@ static void *loader(void *arg)
             pthread_cond_wait(&pf->work, &pf->lock);
             continue;
         }
-        pf_load(pf, s, PF_C_PREFETCHED);
+        pf_load(pf, s);
         /* a dropped fetch freed its slot: the window may want another block */
         pf_slots_reconcile(&pf->t, &pf->w, &plan, NULL, NULL);
     }

@@ -1,61 +1,9 @@
-/* No-harm decisions (issue 15): which reads the prefetcher lets pass to the
- * kernel (pf_gate) and when the E10 cache writes straight through (nvc_gate). */
+/* No-harm decisions (issue 15): when the E10 cache writes straight through
+ * (nvc_gate); the prefetcher's gate is tested in test_pf_gate.c. */
 #include "unit.h"
-#include "pf_gate.h"
 #include "nvc_gate.h"
 
 #define MIB (1 << 20)
-
-START_TEST(sequential_stream_passes)
-{
-    struct pf_gate g;
-    pf_gate_init(&g, 4 * MIB);
-    ck_assert_int_eq(pf_gate_check(&g, 0, 256 << 10), PF_GATE_FIRST);
-    for (int k = 1; k < 64; k++)
-        ck_assert_int_eq(pf_gate_check(&g, (int64_t) k * (256 << 10), 256 << 10),
-                         PF_GATE_SEQUENTIAL);
-}
-END_TEST
-
-START_TEST(large_reads_pass)
-{
-    struct pf_gate g;
-    pf_gate_init(&g, 4 * MIB);
-    /* two-phase aggregators: cb_buffer_size pieces far apart */
-    ck_assert_int_eq(pf_gate_check(&g, 100 * MIB, 16 * MIB), PF_GATE_LARGE);
-    ck_assert_int_eq(pf_gate_check(&g, 0, 4 * MIB), PF_GATE_LARGE);
-    ck_assert_int_eq(pf_gate_check(&g, 50 * MIB, 4 * MIB - 1), PF_GATE_PREFETCH);
-}
-END_TEST
-
-START_TEST(jumps_are_prefetched)
-{
-    struct pf_gate g;
-    pf_gate_init(&g, 4 * MIB);
-    pf_gate_check(&g, 0, 100000);
-    /* ROOT-like: forward with gaps, a backward seek */
-    ck_assert_int_eq(pf_gate_check(&g, 150000, 200000), PF_GATE_PREFETCH);
-    ck_assert_int_eq(pf_gate_check(&g, 500000, 50000), PF_GATE_PREFETCH);
-    ck_assert_int_eq(pf_gate_check(&g, 20000, 50000), PF_GATE_PREFETCH);
-    /* interleaved ranks: 16 KiB every 32 KiB */
-    pf_gate_init(&g, 4 * MIB);
-    pf_gate_check(&g, 0, 16384);
-    for (int k = 1; k < 10; k++)
-        ck_assert_int_eq(pf_gate_check(&g, k * 32768, 16384), PF_GATE_PREFETCH);
-}
-END_TEST
-
-START_TEST(sequential_after_a_jump_passes)
-{
-    struct pf_gate g;
-    pf_gate_init(&g, 4 * MIB);
-    pf_gate_check(&g, 0, 512);          /* HDF5: superblock, then the data */
-    ck_assert_int_eq(pf_gate_check(&g, 2048, MIB), PF_GATE_PREFETCH);
-    ck_assert_int_eq(pf_gate_check(&g, 2048 + MIB, MIB), PF_GATE_SEQUENTIAL);
-    ck_assert_int_eq(pf_gate_check(&g, 2048 + 2 * MIB, MIB), PF_GATE_SEQUENTIAL);
-    ck_assert_int_eq(pf_gate_check(&g, 2048 + MIB, 100), PF_GATE_PREFETCH);     /* back */
-}
-END_TEST
 
 START_TEST(cache_only_when_threads_keep_up)
 {
@@ -135,10 +83,6 @@ Suite *noharm_suite(void)
 {
     Suite *s = suite_create("noharm");
     TCase *tc = tcase_create("gates");
-    tcase_add_test(tc, sequential_stream_passes);
-    tcase_add_test(tc, large_reads_pass);
-    tcase_add_test(tc, jumps_are_prefetched);
-    tcase_add_test(tc, sequential_after_a_jump_passes);
     tcase_add_test(tc, cache_only_when_threads_keep_up);
     tcase_add_test(tc, cache_only_when_the_cache_is_faster);
     tcase_add_test(tc, size_classes);
