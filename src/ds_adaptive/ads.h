@@ -35,9 +35,9 @@ extern const struct xt_layer ads_layer;
 /* one strided call (ads_io.c) */
 void ads_strided(ADIO_File fd, void *buf, int count, MPI_Datatype dt, int fpt,
                  ADIO_Offset offset, ADIO_Status *status, int *error_code, int is_write);
-/* this rank's calibration of fd's directory (ads_layer.c; no MPI) */
+/* this rank's calibration of fd's directory (ads_io.c; no MPI) */
 void ads_calibrate(ADIO_File fd, struct ads_state *st);
-/* align and the costs, at the first call that plans (ads_layer.c) */
+/* align and the costs, at the first call that plans (ads_io.c) */
 void ads_prepare(ADIO_File fd, struct ads_state *st);
 
 #endif

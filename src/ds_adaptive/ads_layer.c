@@ -3,11 +3,9 @@
  * back to) when romio_ds_read / romio_ds_write is "adaptive". */
 #include "ads.h"
 
-#include <libgen.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
 
 static const char *const ads_counter_names[ADS_NCOUNTERS] = {
     [ADS_C_CALLS] = "calls", [ADS_C_DELEGATED] = "delegated", [ADS_C_COLD_CALLS] = "cold_calls",
@@ -49,19 +47,6 @@ static int ads_wanted(const struct xt_file *xf)
     return is_adaptive(&xf->hints[XT_H_DS_READ]) || is_adaptive(&xf->hints[XT_H_DS_WRITE]);
 }
 
-static int64_t alignment(ADIO_File fd)
-{
-    int64_t stripe = xt_hint(fd, XT_H_ADS_STRIPE)->i;
-    struct stat sb;
-    if (stripe > 0)
-        return stripe;
-    if (fd->hints->striping_unit > 0)
-        return fd->hints->striping_unit;
-    if (fd->fd_sys >= 0 && fstat(fd->fd_sys, &sb) == 0 && sb.st_blksize > 0)
-        return sb.st_blksize;
-    return 4096;
-}
-
 static int ads_open(ADIO_File fd, void *state)
 {
     struct ads_state *st = state;
@@ -71,15 +56,6 @@ static int ads_open(ADIO_File fd, void *state)
     st->cal = ads_calib_defaults;
     st->cal_source = ADS_CAL_NONE;      /* ads_prepare, at the first planned call */
     return 0;
-}
-
-void ads_prepare(ADIO_File fd, struct ads_state *st)
-{
-    if (st->ready)
-        return;
-    st->ready = 1;
-    st->align = alignment(fd);
-    ads_calibrate(fd, st);
 }
 
 static void ads_close(ADIO_File fd, void *state, int *error_code)
@@ -129,70 +105,3 @@ const struct xt_layer ads_layer = {
     .ncounters = ADS_NCOUNTERS,
     .report = ads_report,
 };
-
-/* --- calibration --------------------------------------------------------- */
-
-/* Per process, lazily (the first call that plans; contiguous calls and files
- * without one never pay): the last directory's costs, so the opens after the
- * first in a directory cost nothing. */
-static struct {
-    char key[4200];
-    struct ads_calib cal;
-} memo;
-
-/* this rank finds (memo, cache) or measures (probe) the costs of fd's
- * directory; the probe runs under the cache's lock, so ranks that start
- * together probe once and the others read its result */
-static int calibrate_here(ADIO_File fd, struct ads_calib *cal)
-{
-    char path[4096], dir[4096], key[4200], cache[4096], why[512];
-    snprintf(path, sizeof(path), "%s", fd->filename);
-    snprintf(dir, sizeof(dir), "%s", dirname(path));
-    int have_key = ads_calib_key(dir, key, sizeof(key)) == 0;
-    int have_cache = ads_calib_cache_file(cache, sizeof(cache)) == 0;
-    if (have_key && memo.key[0] && strcmp(memo.key, key) == 0) {
-        *cal = memo.cal;
-        return ADS_CAL_CACHE;
-    }
-    int source = ADS_CAL_CACHE, lock = -1;
-    if (have_key && have_cache && ads_calib_load(cache, key, cal) == 0)
-        goto found;
-    if (have_key && have_cache && (lock = ads_calib_lock(cache)) >= 0 &&
-        ads_calib_load(cache, key, cal) == 0)
-        goto found;
-    source = ADS_CAL_PROBE;
-    if (ads_calib_probe(dir, cal, why, sizeof(why)) != 0) {
-        ads_calib_unlock(lock);
-        *cal = ads_calib_defaults;
-        xt_warn(fd, XT_WARN_SELF, "romio_ads_calibrate: %s; using built-in costs (set "
-                "romio_ads_latency and romio_ads_bandwidth to give your own)", why);
-        return ADS_CAL_DEFAULTS;
-    }
-    if (have_key && have_cache)
-        ads_calib_save(cache, key, cal);
-  found:
-    ads_calib_unlock(lock);
-    if (have_key) {
-        snprintf(memo.key, sizeof(memo.key), "%s", key);
-        memo.cal = *cal;
-    }
-    return source;
-}
-
-void ads_calibrate(ADIO_File fd, struct ads_state *st)
-{
-    double lat = xt_hint(fd, XT_H_ADS_LATENCY)->d, bw = (double) xt_hint(fd, XT_H_ADS_BANDWIDTH)->i;
-    int calibrate = xt_hint(fd, XT_H_ADS_CALIBRATE)->i == XT_H_ADS_CALIBRATE_enable;
-    st->cal = ads_calib_defaults;
-    st->cal_source = ADS_CAL_DEFAULTS;
-    if (calibrate && (lat <= 0 || bw <= 0))
-        st->cal_source = calibrate_here(fd, &st->cal);
-    if (lat > 0) {      /* the user's numbers override the measured ones */
-        st->cal.rd_lat_cold = st->cal.rd_lat_warm = st->cal.wr_lat = st->cal.wr_lat_eof = lat;
-        st->cal_source = ADS_CAL_HINTS;
-    }
-    if (bw > 0) {
-        st->cal.rd_bw_cold = st->cal.rd_bw_warm = st->cal.wr_bw = bw;
-        st->cal_source = ADS_CAL_HINTS;
-    }
-}

@@ -480,6 +480,9 @@ Suite *ads_suite(void)
 {
     Suite *s = suite_create("ds_adaptive");
     TCase *tc = tcase_create("pure");
+    /* ~0.5 s of CPU in all; a niced make check on a loaded machine gets a
+     * fraction of a core, and Check's default 4 s is wall-clock */
+    tcase_set_timeout(tc, 60);
     tcase_add_test(tc, addr_matches_brute_force);
     tcase_add_test(tc, methods_by_hint_choice);
     tcase_add_test(tc, pos_inverts_addr);
