@@ -10,14 +10,23 @@
 
 /* a read of len at off that starts at *t and takes cost seconds (hit
  * seconds through the window), then gap seconds of compute; the verdict */
+/* one read: `cost` passed or `hit` through the window, then the
+ * application's gap after it (`hit_gap` after a window read) */
+static enum pf_gate_verdict step3(struct pf_gate *g, double *t, int64_t off, int64_t len,
+                                  double cost, double gap, double hit, double hit_gap)
+{
+    enum pf_gate_verdict v = pf_gate_check(g, off, len, *t);
+    int window = v == PF_GATE_PREFETCH;
+    double took = window ? hit : cost;
+    pf_gate_done(g, v, *t, *t + took);
+    *t += took + (window ? hit_gap : gap);
+    return v;
+}
+
 static enum pf_gate_verdict step2(struct pf_gate *g, double *t, int64_t off, int64_t len,
                                   double cost, double hit, double gap)
 {
-    enum pf_gate_verdict v = pf_gate_check(g, off, len, *t);
-    double took = v == PF_GATE_PREFETCH ? hit : cost;
-    pf_gate_done(g, v, *t, *t + took);
-    *t += took + gap;
-    return v;
+    return step3(g, t, off, len, cost, gap, hit, gap);
 }
 
 static enum pf_gate_verdict step(struct pf_gate *g, double *t, int64_t off, int64_t len,
@@ -159,12 +168,8 @@ START_TEST(backs_off_when_the_gaps_grow)
     double t = 0;
     int64_t off = 0;
     pf_gate_init(&g, 4 * MIB);
-    for (int k = 0; k < 40; k++, off += 400 * KIB) {
-        enum pf_gate_verdict v = pf_gate_check(&g, off, 250 * KIB, t);
-        int window = v == PF_GATE_PREFETCH;
-        pf_gate_done(&g, v, t, t + (window ? 60 * US : 300 * US));
-        t += window ? 60 * US + 900 * US : 300 * US + 300 * US;
-    }
+    for (int k = 0; k < 40; k++, off += 400 * KIB)
+        step3(&g, &t, off, 250 * KIB, 300 * US, 300 * US, 60 * US, 900 * US);
     ck_assert_int_eq(g.failures, 1);
     ck_assert_int_gt(g.backoff, 0);
 }
