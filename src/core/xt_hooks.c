@@ -137,27 +137,57 @@ static void free_slots(struct xt_file *xf)
     xf->nslots = 0;
 }
 
+/* every wanted layer's state and counters, allocated at once; the layers
+ * whose allocation failed on some rank (a bit each), agreed with one
+ * allreduce for all layers (not one per layer: each costs 0.1-0.5 ms at
+ * open with 4 ranks on ch3:sock, 5 of them with every extension on) */
+static void alloc_slots(ADIO_File fd, struct xt_file *xf, struct xt_slot *mine)
+{
+    unsigned failed = 0;
+    int wanted = 0;
+    _Static_assert(XT_NLAYERS <= 32, "a bit per layer");
+    for (int k = 0; k < xt_nlayers; k++) {
+        const struct xt_layer *l = xt_layers[k];
+        if (!l->wanted(xf))
+            continue;
+        wanted++;
+        mine[k].layer = l;
+        mine[k].state = xt_calloc(1, l->state_size);
+        mine[k].counters = xt_calloc(l->ncounters + 1, sizeof(int64_t));
+        if (!mine[k].state || !mine[k].counters)
+            failed |= 1u << k;
+    }
+    if (!wanted)
+        return;                 /* no layer: no collective (a file without hints) */
+    unsigned all = failed;
+    MPI_Allreduce(&failed, &all, 1, MPI_UNSIGNED, MPI_BOR, fd->comm);
+    for (int k = 0; k < xt_nlayers; k++) {
+        if (!mine[k].layer || !(all & (1u << k)))
+            continue;
+        xt_warn(fd, XT_WARN_ALL, failed & (1u << k) ? "out of memory (%s)" : NULL,
+                mine[k].layer->name);
+        free(mine[k].state);
+        free(mine[k].counters);
+        mine[k].layer = NULL;
+    }
+}
+
 /* ROMIO: after a successful open, on every rank */
 void ADIOI_Xt_open(ADIO_File fd)
 {
     struct xt_file *xf = xt_file(fd);
+    struct xt_slot mine[XT_NLAYERS] = { 0 };
     xt_opening_internal = 0;
     if (!xf)
         return;
     const ADIOI_Fns *below = fd->fns;
+    alloc_slots(fd, xf, mine);
     for (int k = 0; k < xt_nlayers && xf->nslots < XT_MAX_LAYERS; k++) {
-        const struct xt_layer *l = xt_layers[k];
-        if (!l->wanted(xf))
+        const struct xt_layer *l = mine[k].layer;
+        if (!l)
             continue;
         struct xt_slot *slot = &xf->slots[xf->nslots];
-        slot->layer = l;
-        slot->state = xt_calloc(1, l->state_size);
-        slot->counters = xt_calloc(l->ncounters + 1, sizeof(int64_t));
-        if (!xt_all_ok(fd, slot->state && slot->counters, l->name)) {
-            free(slot->state);
-            free(slot->counters);
-            continue;
-        }
+        *slot = mine[k];
         stack_table(slot, below);
         xf->nslots++;
         xf->slot_of[k] = slot;

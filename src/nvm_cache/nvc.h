@@ -18,7 +18,7 @@
     X(SYNC_ERRORS, "sync_errors") X(FB_PATH, "fallback_path") \
     X(FB_SPACE, "fallback_cache_write") X(FB_ATOMIC, "direct_atomic") \
     X(DIRECT_BUSY, "direct_threads_busy") X(FLUSH_SKIPPED, "flush_behind_skipped") \
-    X(DIRECT_SLOWER, "direct_cache_not_faster")
+    X(DIRECT_SLOWER, "direct_cache_not_faster") X(PROBE_BYTES, "probe_bytes")
 #define NVC_ENUM(id, name) NVC_C_##id,
 enum { NVC_COUNTERS(NVC_ENUM) NVC_NCOUNTERS };
 #undef NVC_ENUM

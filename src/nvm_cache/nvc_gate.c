@@ -23,7 +23,8 @@ int nvc_gate_cache(int held_back, int64_t pending, int64_t len, struct nvc_rates
 
 int64_t nvc_probe_bytes(int64_t len)
 {
-    int64_t p = len / 8 < NVC_PROBE_MIN ? NVC_PROBE_MIN : len / 8;
+    int64_t p = len / 8 < NVC_PROBE_MIN ? NVC_PROBE_MIN
+        : len / 8 > NVC_PROBE_MAX ? NVC_PROBE_MAX : len / 8;
     return p < len ? p : len;
 }
 

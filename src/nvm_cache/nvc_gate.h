@@ -19,8 +19,9 @@
  *    slow write (the first one into a new file) must not decide, while a
  *    file system that stays slower is noticed within some writes.  The first
  *    NVC_WARMUP idle writes of a class go to the global file, the next idle
- *    one partly to the cache (a probe, nvc_probe_bytes), to measure both; every NVC_REPROBE-th idle write is
- *    cached anyway, so a global file that slows down later (e.g. its page
+ *    one too, and then a piece of it is written to the cache file once more
+ *    (a probe, nvc_probe_bytes), to measure both; every NVC_REPROBE-th idle
+ *    write probes again, so a global file that slows down later (e.g. its page
  *    cache fills) is noticed.  Where the global file's page cache is as fast
  *    as the cache device (a local disk and /dev/shm), writes go straight
  *    through and the layer costs almost nothing (no-harm grid;
@@ -62,18 +63,21 @@ struct nvc_rates {
     long since_probe;           /* idle writes since the cache was last timed */
 };
 
-/* where a write goes: the global file, the cache, or the cache only to time
- * it (a probe: no sync threads are started for it; close or sync copies it) */
+/* where a write goes: the global file, the cache, or the global file and a
+ * piece of it to the cache file only to time the cache (a probe: nothing is
+ * queued, no sync thread started, nothing copied back) */
 enum { NVC_GATE_DIRECT, NVC_GATE_CACHE, NVC_GATE_PROBE };
 /* a write of len bytes.  held_back: flush_onclose; pending: bytes of
  * earlier writes not yet synced; r: the class's rates of len (NULL: cache
  * whenever the threads are idle; test hook ROMIO_XT_NVC_TEST_ALWAYS_CACHE).
  * Counts r->since_probe. */
 int nvc_gate_cache(int held_back, int64_t pending, int64_t len, struct nvc_rates *r);
-/* a probe caches only the first nvc_probe_bytes(len) bytes of the write and
- * writes the rest straight through, timing both: the extra copy is 1/8 of a
- * write, and the cache is timed with the smaller piece (the safe side) */
+/* a probe writes the first nvc_probe_bytes(len) bytes of the write to the
+ * cache file as well: 1/8 of the write, at least NVC_PROBE_MIN and at most
+ * NVC_PROBE_MAX bytes (the extra write stays small; the cache is timed with
+ * the smaller piece, whose fixed costs weigh more per byte: the safe side) */
 #define NVC_PROBE_MIN 4096
+#define NVC_PROBE_MAX (256 * 1024)
 int64_t nvc_probe_bytes(int64_t len);
 /* the size class of a write of len bytes, 0 .. NVC_RATE_CLASSES-1 */
 int nvc_rate_class(int64_t len);

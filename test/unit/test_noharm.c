@@ -58,6 +58,8 @@ START_TEST(size_classes)
     ck_assert_int_eq(nvc_probe_bytes(MIB), MIB / 8);
     ck_assert_int_eq(nvc_probe_bytes(16 * 1024), NVC_PROBE_MIN);
     ck_assert_int_eq(nvc_probe_bytes(100), 100);        /* a whole small write */
+    ck_assert_int_eq(nvc_probe_bytes(64 * MIB), NVC_PROBE_MAX);     /* capped */
+    ck_assert_int_eq(nvc_probe_bytes(8 * NVC_PROBE_MAX), NVC_PROBE_MAX);
 }
 END_TEST
 
