@@ -77,7 +77,7 @@ int nvc_gate_cache(int held_back, int64_t pending, int64_t len, struct nvc_rates
  * NVC_PROBE_MAX bytes (the extra write stays small; the cache is timed with
  * the smaller piece, whose fixed costs weigh more per byte: the safe side) */
 #define NVC_PROBE_MIN 4096
-#define NVC_PROBE_MAX (256 * 1024)
+#define NVC_PROBE_MAX (64 * 1024)
 int64_t nvc_probe_bytes(int64_t len);
 /* the size class of a write of len bytes, 0 .. NVC_RATE_CLASSES-1 */
 int nvc_rate_class(int64_t len);

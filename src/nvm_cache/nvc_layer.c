@@ -196,7 +196,7 @@ static void note_write(struct nvc_state *st)
 
 /* a probe (nvc_gate.h), after the whole write went straight to the global
  * file: its first nvc_probe_bytes(len) bytes are appended to the cache file,
- * timed, and the record is marked synced at once (romio-xt-recover skips
+ * timed (counted in probe_bytes and cache_write_usec), and the record is marked synced at once (romio-xt-recover skips
  * it).  Nothing is queued or copied back, so nothing is left for the next
  * collective call, sync or close (session 6 queued the probed piece and
  * wrote only the rest straight through: 1 MiB copied back per 8 MiB write,
@@ -215,6 +215,7 @@ static void probe(struct nvc_state *st, ADIO_File fd, const void *buf, int64_t o
     }
     note_rate(len, 1, p, secs);
     xt_count(fd, XT_LAYER_nvc, NVC_C_PROBE_BYTES, p);
+    xt_count(fd, XT_LAYER_nvc, NVC_C_CACHE_USEC, (int64_t) (secs * 1e6));
 }
 
 static void ADIOI_NVC_WriteContig(ADIO_File fd, const void *buf, int count, MPI_Datatype dt,
