@@ -98,23 +98,27 @@ const struct xt_hint_value *xt_hint(ADIO_File fd, enum xt_hint_id h)
 void ADIOI_Xt_set_info(ADIO_File fd, MPI_Info users_info)
 {
     int at_open = 0;
-    if (!fd->xt) {
+    struct xt_file *xf = xt_file(fd);
+    if (!xf) {
         if (xt_opening_internal)
             return;
-        struct xt_file *xf = xt_calloc(1, sizeof(*xf));
-        if (!xt_all_ok(fd, xf != NULL, "romio-xt's file state; stock ROMIO runs this file")) {
-            free(xf);
-            return;
+        /* every rank having it is agreed by the hints' first allreduce */
+        xf = xt_calloc(1, sizeof(*xf));
+        if (xf) {
+            MPI_Comm_rank(fd->comm, &xf->rank);
+            MPI_Comm_size(fd->comm, &xf->nprocs);
+            xf->open_time = xt_now();
         }
-        MPI_Comm_rank(fd->comm, &xf->rank);
-        MPI_Comm_size(fd->comm, &xf->nprocs);
-        xf->open_time = xt_now();
-        fd->xt = xf;
         at_open = 1;
     }
-    xt_info_apply(fd, xt_file(fd), users_info, at_open);
-    if (!at_open)               /* at open, ADIOI_Xt_open publishes (with the layers) */
-        xt_info_publish(fd, xt_file(fd));
+    if (xt_info_apply(fd, xf, users_info, at_open) != 0) {
+        free(xf);               /* only at open: stock ROMIO runs this file */
+        return;
+    }
+    if (at_open)
+        fd->xt = xf;            /* ADIOI_Xt_open publishes (with the layers) */
+    else
+        xt_info_publish(fd, xf);
 }
 
 /* one layer's table: its own ops over the table below */

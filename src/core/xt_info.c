@@ -159,14 +159,23 @@ static int own_input(MPI_Info info, int at_open)
 
 /* no rank has anything for romio-xt (the common case: a job that does not
  * use it): one allreduce; at open every hint takes its default, later
- * passes change nothing (no-hint open cost, docs/results/overhead.md) */
-static int nothing_given(ADIO_File fd, struct xt_file *xf, MPI_Info users_info, int at_open)
+ * passes change nothing (no-hint open cost, docs/results/overhead.md).  The
+ * same allreduce agrees that every rank has its file state xf (allocated
+ * just before, at open; *ok 0: not on some rank, nothing is done). */
+static int nothing_given(ADIO_File fd, struct xt_file *xf, MPI_Info users_info, int at_open,
+                         int *ok)
 {
     static struct xt_hint_value defaults[XT_NHINTS];
     static int init;
-    int none = !own_input(users_info, at_open);
-    MPI_Allreduce(MPI_IN_PLACE, &none, 1, MPI_INT, MPI_MIN, fd->comm);
-    if (!none)
+    int v[2] = { !own_input(users_info, at_open), xf != NULL };
+    MPI_Allreduce(MPI_IN_PLACE, v, 2, MPI_INT, MPI_MIN, fd->comm);
+    *ok = v[1];
+    if (!*ok) {
+        xt_warn(fd, XT_WARN_ALL, xf ? NULL : "out of memory (romio-xt's file state; stock "
+                "ROMIO runs this file)");
+        return 1;
+    }
+    if (!v[0])
         return 0;
     if (!init) {
         for (int h = 0; h < XT_NHINTS; h++)
@@ -178,10 +187,11 @@ static int nothing_given(ADIO_File fd, struct xt_file *xf, MPI_Info users_info, 
     return 1;
 }
 
-void xt_info_apply(ADIO_File fd, struct xt_file *xf, MPI_Info users_info, int at_open)
+int xt_info_apply(ADIO_File fd, struct xt_file *xf, MPI_Info users_info, int at_open)
 {
-    if (nothing_given(fd, xf, users_info, at_open))
-        return;
+    int ok;
+    if (nothing_given(fd, xf, users_info, at_open, &ok))
+        return ok ? 0 : -1;
     const int nwarn = 2 * XT_NHINTS + XT_NRULES + 1;
     struct xt_raw *mine = xt_calloc(2 * XT_NHINTS, sizeof(*mine)), *r0 = mine + XT_NHINTS;
     char (*warn)[XT_WARN_LEN] = xt_calloc(nwarn, XT_WARN_LEN);
@@ -193,7 +203,7 @@ void xt_info_apply(ADIO_File fd, struct xt_file *xf, MPI_Info users_info, int at
         free(buf);
         free(warn);
         free(mine);
-        return;
+        return 0;
     }
     for (int h = 0; h < XT_NHINTS; h++)
         read_raw(users_info, &xt_hint_defs[h], at_open, &mine[h]);
@@ -207,6 +217,7 @@ void xt_info_apply(ADIO_File fd, struct xt_file *xf, MPI_Info users_info, int at
     free(buf);
     free(warn);
     free(mine);
+    return 0;
 }
 
 void xt_info_publish(ADIO_File fd, const struct xt_file *xf)

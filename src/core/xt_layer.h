@@ -153,8 +153,10 @@ double xt_now(void);
 const struct xt_hint_value *xt_hint(ADIO_File fd, enum xt_hint_id h);
 
 /* collective hint processing (xt_info.c): parse users_info (and, at open, the
- * environment), agree across ranks, warn once, publish into fd->info */
-void xt_info_apply(ADIO_File fd, struct xt_file *xf, MPI_Info users_info, int at_open);
+ * environment), agree across ranks, warn once, publish into fd->info.  At
+ * open xf may be NULL (out of memory): -1 on every rank when it is NULL on
+ * any, else 0. */
+int xt_info_apply(ADIO_File fd, struct xt_file *xf, MPI_Info users_info, int at_open);
 void xt_info_publish(ADIO_File fd, const struct xt_file *xf);
 
 /* the registered layers, bottom first */
