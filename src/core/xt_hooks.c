@@ -132,19 +132,49 @@ static void stack_table(struct xt_slot *slot, const ADIOI_Fns *lower)
 #undef XT_OVERRIDE
 }
 
-static void free_slots(struct xt_file *xf)
+/* layer k's state and counters in xf->arena (16-byte aligned pieces, in
+ * registry order); returns the arena's size when k == xt_nlayers */
+static size_t arena_at(int k, size_t *state, size_t *counters)
 {
-    for (int s = 0; s < xf->nslots; s++) {
-        free(xf->slots[s].state);
-        free(xf->slots[s].counters);
+    size_t off = 0;
+    for (int i = 0; i <= k && i < xt_nlayers; i++) {
+        const struct xt_layer *l = xt_layers[i];
+        *state = off;
+        off += (l->state_size + 15) / 16 * 16;
+        *counters = off;
+        off += ((size_t) (l->ncounters + 1) * sizeof(int64_t) + 15) / 16 * 16;
     }
-    xf->nslots = 0;
+    return off;
 }
 
-/* every wanted layer's state and counters, allocated at once; the layers
- * whose allocation failed on some rank (a bit each), agreed with one
- * allreduce for all layers (not one per layer: each costs 0.1-0.5 ms at
- * open with 4 ranks on ch3:sock, 5 of them with every extension on) */
+size_t xt_arena_size(void)
+{
+    size_t s, c;
+    return arena_at(xt_nlayers, &s, &c);
+}
+
+static void free_slot(struct xt_file *xf, struct xt_slot *slot)
+{
+    if (!xf->arena) {
+        free(slot->state);
+        free(slot->counters);
+    }
+}
+
+static void free_slots(struct xt_file *xf)
+{
+    for (int s = 0; s < xf->nslots; s++)
+        free_slot(xf, &xf->slots[s]);
+    xf->nslots = 0;
+    free(xf->arena);
+    xf->arena = NULL;
+}
+
+/* every wanted layer's state and counters: from xf->arena (no collective),
+ * or allocated, the layers whose allocation failed on some rank (a bit
+ * each) agreed with one allreduce for all layers (not one per layer: each
+ * costs 0.1-0.5 ms at open with 4 ranks on ch3:sock, 5 of them with every
+ * extension on) */
 static void alloc_slots(ADIO_File fd, struct xt_file *xf, struct xt_slot *mine)
 {
     unsigned failed = 0;
@@ -152,17 +182,24 @@ static void alloc_slots(ADIO_File fd, struct xt_file *xf, struct xt_slot *mine)
     _Static_assert(XT_NLAYERS <= 32, "a bit per layer");
     for (int k = 0; k < xt_nlayers; k++) {
         const struct xt_layer *l = xt_layers[k];
+        size_t so, co;
         if (!l->wanted(xf))
             continue;
         wanted++;
         mine[k].layer = l;
+        if (xf->arena) {
+            arena_at(k, &so, &co);
+            mine[k].state = (char *) xf->arena + so;
+            mine[k].counters = (int64_t *) ((char *) xf->arena + co);
+            continue;
+        }
         mine[k].state = xt_calloc(1, l->state_size);
         mine[k].counters = xt_calloc(l->ncounters + 1, sizeof(int64_t));
         if (!mine[k].state || !mine[k].counters)
             failed |= 1u << k;
     }
-    if (!wanted)
-        return;                 /* no layer: no collective (a file without hints) */
+    if (!wanted || xf->arena)
+        return;                 /* no collective (no layer, or the arena agreed at open) */
     unsigned all = failed;
     MPI_Allreduce(&failed, &all, 1, MPI_UNSIGNED, MPI_BOR, fd->comm);
     for (int k = 0; k < xt_nlayers; k++) {
@@ -198,8 +235,7 @@ void ADIOI_Xt_open(ADIO_File fd)
         if (l->open && l->open(fd, slot->state) != 0) {
             xf->nslots--;
             xf->slot_of[k] = NULL;
-            free(slot->state);
-            free(slot->counters);
+            free_slot(xf, slot);
             continue;
         }
         below = &slot->fns;

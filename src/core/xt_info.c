@@ -196,15 +196,20 @@ int xt_info_apply(ADIO_File fd, struct xt_file *xf, MPI_Info users_info, int at_
     struct xt_raw *mine = xt_calloc(2 * XT_NHINTS, sizeof(*mine)), *r0 = mine + XT_NHINTS;
     char (*warn)[XT_WARN_LEN] = xt_calloc(nwarn, XT_WARN_LEN);
     char *buf = xt_calloc(XT_NHINTS, XT_RAW_LEN + 1);
+    void *arena = at_open ? xt_calloc(1, xt_arena_size()) : NULL;
 
-    if (!xt_all_ok(fd, mine && warn && buf, "reading the hints; using the ones before")) {
+    if (!xt_all_ok(fd, mine && warn && buf && (arena || !at_open),
+                   "reading the hints; using the ones before")) {
         for (int h = 0; at_open && h < XT_NHINTS; h++)
             xt_hint_default(&xt_hint_defs[h], &xf->hints[h]);
+        free(arena);
         free(buf);
         free(warn);
         free(mine);
         return 0;
     }
+    if (at_open)
+        xf->arena = arena;
     for (int h = 0; h < XT_NHINTS; h++)
         read_raw(users_info, &xt_hint_defs[h], at_open, &mine[h]);
     bcast_agreed(fd->comm, xf->rank, mine, r0, buf);

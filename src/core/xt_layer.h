@@ -85,6 +85,10 @@ struct xt_file {
     struct xt_slot slots[XT_MAX_LAYERS];        /* the installed layers, bottom first */
     struct xt_slot *slot_of[XT_NLAYERS];        /* by registry id; NULL: not installed */
     double open_time;
+    /* every registered layer's state and counters in one block, allocated
+     * with the hint pass's buffers at open (agreed by its allreduce; NULL:
+     * each wanted layer's are allocated at ADIOI_Xt_open) */
+    void *arena;
 };
 
 /* per-file state; NULL for ROMIO's internal files */
@@ -157,6 +161,8 @@ const struct xt_hint_value *xt_hint(ADIO_File fd, enum xt_hint_id h);
  * open xf may be NULL (out of memory): -1 on every rank when it is NULL on
  * any, else 0. */
 int xt_info_apply(ADIO_File fd, struct xt_file *xf, MPI_Info users_info, int at_open);
+/* bytes of xf->arena */
+size_t xt_arena_size(void);
 void xt_info_publish(ADIO_File fd, const struct xt_file *xf);
 
 /* the registered layers, bottom first */
