@@ -150,7 +150,10 @@ ro_case() {
 run "unwritable-cache-dir" ro_case
 
 # the cache device fills up part-way: a tiny tmpfs when we may mount one,
-# otherwise the test-only failure injection
+# otherwise the test-only failure injection.  flush_onclose holds every item
+# in the cache until close, so it fills whatever the timing (with
+# flush_immediate each process syncs its items before each collective call
+# and the cache file may never hold 160 KiB)
 enospc_case() {
     local dir=$cache how=mount
     tiny=$(mktemp -d /tmp/nvc-tiny.XXXXXX)
@@ -160,7 +163,8 @@ enospc_case() {
         how=injected; export ROMIO_XT_NVC_TEST_FAIL_AFTER=150000
     fi
     echo "cache device full: $how"
-    xrun "$BASE,e10_cache=enable,e10_cache_path=$dir" 2 ./t_nvc_io "$out/full.dat" ior \
+    xrun "$BASE,e10_cache=enable,e10_cache_flush_flag=flush_onclose,e10_cache_path=$dir" 2 \
+        ./t_nvc_io "$out/full.dat" ior \
         --readback > "$out/full.out" 2>&1 || { cat "$out/full.out"; return 1; }
     unset ROMIO_XT_NVC_TEST_FAIL_AFTER
     cat "$out/full.out"
