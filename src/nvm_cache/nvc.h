@@ -18,7 +18,8 @@
     X(SYNC_ERRORS, "sync_errors") X(FB_PATH, "fallback_path") \
     X(FB_SPACE, "fallback_cache_write") X(FB_ATOMIC, "direct_atomic") \
     X(DIRECT_BUSY, "direct_threads_busy") X(FLUSH_SKIPPED, "flush_behind_skipped") \
-    X(DIRECT_SLOWER, "direct_cache_not_faster") X(PROBE_BYTES, "probe_bytes")
+    X(DIRECT_SLOWER, "direct_cache_not_faster") X(PROBE_BYTES, "probe_bytes") \
+    X(DIRECT_NO_COMPUTE, "direct_no_compute_phase")
 #define NVC_ENUM(id, name) NVC_C_##id,
 enum { NVC_COUNTERS(NVC_ENUM) NVC_NCOUNTERS };
 #undef NVC_ENUM
@@ -76,6 +77,9 @@ extern const struct xt_layer nvc_layer;
 extern const struct nvc_flush_policy nvc_flush_policies[];   /* by hint choice */
 extern const struct nvc_lock_policy nvc_lock_policies[];     /* by e10_cache choice */
 
+/* MPI_File_sync or close: a compute phase since the last write?  (nvc_gate.h
+ * rule 0: from then on writes may be cached) */
+void nvc_note_quiet(struct nvc_state *st);
 /* main thread, leaving a bypass section: release idle locks (when_idle) */
 void nvc_bypass_end(struct nvc_state *st, int direct);
 /* when nothing is queued, the lock policy's when_idle */

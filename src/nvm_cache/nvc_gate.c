@@ -1,7 +1,8 @@
 /* romio-xt NVM write-behind: when caching a write pays (nvc_gate.h). */
 #include "nvc_gate.h"
 
-int nvc_gate_cache(int held_back, int64_t pending, int64_t len, struct nvc_rates *r)
+int nvc_gate_cache(int held_back, int64_t pending, int64_t len, int compute_seen,
+                   struct nvc_rates *r)
 {
     if (len <= 0)
         return NVC_GATE_DIRECT;
@@ -11,6 +12,8 @@ int nvc_gate_cache(int held_back, int64_t pending, int64_t len, struct nvc_rates
         return NVC_GATE_DIRECT;
     if (!r)
         return NVC_GATE_CACHE;
+    if (!compute_seen)
+        return NVC_GATE_DIRECT; /* the copy back could not hide: no probe either */
     if (r->ndirect < NVC_WARMUP)
         return NVC_GATE_DIRECT; /* time the global file first */
     int faster = r->cache > 0 && r->cache * NVC_MIN_SPEEDUP <= r->direct;

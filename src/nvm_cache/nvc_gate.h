@@ -5,6 +5,15 @@
  * pays when the cache device takes the write sooner than the global file
  * does, and the sync threads can copy it while the application computes.
  *
+ * 0. A cached write pays only if its copy to the global file hides behind
+ *    a compute phase.  Until the process has called MPI_File_sync or
+ *    MPI_File_close NVC_FLUSH_QUIET_S or more after its last write (a
+ *    compute phase: compute_seen), every write goes straight through,
+ *    without a probe: a sync or close right after the writes (coll_perf-like
+ *    without compute; the no-harm grid, which never syncs) would wait for
+ *    every cached byte to be copied (session 7: 0.72-0.93x cache-off on the
+ *    coll_perf-like run when the cache was timed faster than a disk under
+ *    load).  The first compute phase of a process is not used.
  * 1. When a write arrives and the threads still have data of earlier writes
  *    to copy, the application is writing faster than they drain (no compute
  *    phase between the calls): caching more only adds copies that the next
@@ -68,10 +77,12 @@ struct nvc_rates {
  * queued, no sync thread started, nothing copied back) */
 enum { NVC_GATE_DIRECT, NVC_GATE_CACHE, NVC_GATE_PROBE };
 /* a write of len bytes.  held_back: flush_onclose; pending: bytes of
- * earlier writes not yet synced; r: the class's rates of len (NULL: cache
- * whenever the threads are idle; test hook ROMIO_XT_NVC_TEST_ALWAYS_CACHE).
- * Counts r->since_probe. */
-int nvc_gate_cache(int held_back, int64_t pending, int64_t len, struct nvc_rates *r);
+ * earlier writes not yet synced; compute_seen: this process saw a compute
+ * phase (rule 0); r: the class's rates of len (NULL: cache whenever the
+ * threads are idle; test hook ROMIO_XT_NVC_TEST_ALWAYS_CACHE).  Counts
+ * r->since_probe. */
+int nvc_gate_cache(int held_back, int64_t pending, int64_t len, int compute_seen,
+                   struct nvc_rates *r);
 /* a probe writes the first nvc_probe_bytes(len) bytes of the write to the
  * cache file as well: 1/8 of the write, at least NVC_PROBE_MIN and at most
  * NVC_PROBE_MAX bytes (the extra write stays small; the cache is timed with

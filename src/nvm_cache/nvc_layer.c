@@ -139,6 +139,11 @@ static void note_rate(int64_t len, int cached, int64_t n, double secs)
     pthread_mutex_unlock(&rates_mu);
 }
 
+/* this process called MPI_File_sync or MPI_File_close after a quiet phase
+ * (nvc_gate.h, rule 0): from now on writes may be cached, and a sync thread
+ * flushes behind writes that went straight through */
+static int seen_quiet;
+
 /* where this write goes (nvc_gate.h); counts why not to the cache */
 static int worth_caching(struct nvc_state *st, ADIO_File fd, int64_t len)
 {
@@ -147,16 +152,16 @@ static int worth_caching(struct nvc_state *st, ADIO_File fd, int64_t len)
     pthread_mutex_unlock(&st->mu);
     int held = st->flush != &nvc_flush_policies[XT_H_E10_CACHE_FLUSH_flush_immediate];
     pthread_mutex_lock(&rates_mu);
-    int way = nvc_gate_cache(held, pending, len, st->always ? NULL : &rates[nvc_rate_class(len)]);
+    int compute = __atomic_load_n(&seen_quiet, __ATOMIC_RELAXED);
+    int way = nvc_gate_cache(held, pending, len, compute,
+                             st->always ? NULL : &rates[nvc_rate_class(len)]);
     pthread_mutex_unlock(&rates_mu);
     if (way == NVC_GATE_DIRECT && len > 0)
-        xt_count(fd, XT_LAYER_nvc, pending ? NVC_C_DIRECT_BUSY : NVC_C_DIRECT_SLOWER, 1);
+        xt_count(fd, XT_LAYER_nvc, pending ? NVC_C_DIRECT_BUSY : !compute ?
+                 NVC_C_DIRECT_NO_COMPUTE : NVC_C_DIRECT_SLOWER, 1);
     return way;
 }
 
-/* this process called MPI_File_sync after a quiet phase (nvc_gate.h): from
- * now on a sync thread flushes behind writes that went straight through */
-static int seen_quiet;
 
 /* the sync threads (when asked), the cache file (when caching); falls back
  * to writing straight through when they cannot be had */
@@ -325,14 +330,19 @@ static void ADIOI_NVC_WriteStrided(ADIO_File fd, const void *buf, int count, MPI
     nvc_bypass_end(st, direct);
 }
 
-/* MPI_File_sync: everything synced, then the global file flushed */
-static void ADIOI_NVC_Flush(ADIO_File fd, int *error_code)
+void nvc_note_quiet(struct nvc_state *st)
 {
-    struct nvc_state *st = state(fd);
     pthread_mutex_lock(&st->mu);
     if (st->last_write > 0 && realtime() - st->last_write >= NVC_FLUSH_QUIET_S)
         __atomic_store_n(&seen_quiet, 1, __ATOMIC_RELAXED);
     pthread_mutex_unlock(&st->mu);
+}
+
+/* MPI_File_sync: everything synced, then the global file flushed */
+static void ADIOI_NVC_Flush(ADIO_File fd, int *error_code)
+{
+    struct nvc_state *st = state(fd);
+    nvc_note_quiet(st);
     nvc_drain(st, SIZE_MAX);
     int err = nvc_take_error(st);
     xt_lower(fd, XT_LAYER_nvc)->ADIOI_xxx_Flush(fd, error_code);

@@ -206,6 +206,7 @@ int nvc_open(ADIO_File fd, void *state)
 void nvc_close(ADIO_File fd, void *state, int *error_code)
 {
     struct nvc_state *st = state;
+    nvc_note_quiet(st);
     nvc_drain(st, SIZE_MAX);
     *error_code = nvc_take_error(st);
     if (st->nthreads)

@@ -103,9 +103,10 @@ PY
 }
 run "stats-section" stats_case
 
-# the gate as users get it: each process writes its first write of a size
-# straight through (to time the global file), then caches at most what is
-# faster; data byte-identical either way, every cached byte synced
+# the gate as users get it: no compute phase before sync/close here, so every
+# write goes straight through (nvc_gate.h rule 0: the copy back could not
+# hide), without a probe or a cache file; data byte-identical (the rules
+# after a compute phase: test/unit/test_noharm.c)
 adaptive_case() {  # PATTERN
     local j=$out/adaptive.$1.json f=$out/adaptive.$1.dat
     rm -f "$j"
@@ -116,8 +117,8 @@ adaptive_case() {  # PATTERN
 import json, sys
 s = json.loads(open(sys.argv[1]).readline())["features"]["nvm_cache"]
 print(s)
-assert s["direct_cache_not_faster"] >= 1, s     # the first write times the global file
-assert s["bytes_direct"] > 0 and s["bytes_synced"] == s["bytes_cached"], s
+assert s["direct_no_compute_phase"] >= 1 and s["probe_bytes"] == 0, s
+assert s["bytes_direct"] > 0 and s["bytes_cached"] == 0 and s["bytes_synced"] == 0, s
 assert s["sync_errors"] == 0 and s["fallback_path"] == 0, s
 PY
 }
