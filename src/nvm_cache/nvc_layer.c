@@ -346,6 +346,10 @@ static void ADIOI_NVC_Flush(ADIO_File fd, int *error_code)
     nvc_drain(st, SIZE_MAX);
     int err = nvc_take_error(st);
     xt_lower(fd, XT_LAYER_nvc)->ADIOI_xxx_Flush(fd, error_code);
+    pthread_mutex_lock(&st->mu);
+    if (st->last_write > 0)
+        st->last_write = realtime();    /* a close right after a long sync: no compute */
+    pthread_mutex_unlock(&st->mu);
     if (err != MPI_SUCCESS)
         *error_code = err;
 }
