@@ -132,27 +132,6 @@ static void stack_table(struct xt_slot *slot, const ADIOI_Fns *lower)
 #undef XT_OVERRIDE
 }
 
-/* layer k's state and counters in xf->arena (16-byte aligned pieces, in
- * registry order); returns the arena's size when k == xt_nlayers */
-static size_t arena_at(int k, size_t *state, size_t *counters)
-{
-    size_t off = 0;
-    for (int i = 0; i <= k && i < xt_nlayers; i++) {
-        const struct xt_layer *l = xt_layers[i];
-        *state = off;
-        off += (l->state_size + 15) / 16 * 16;
-        *counters = off;
-        off += ((size_t) (l->ncounters + 1) * sizeof(int64_t) + 15) / 16 * 16;
-    }
-    return off;
-}
-
-size_t xt_arena_size(void)
-{
-    size_t s, c;
-    return arena_at(xt_nlayers, &s, &c);
-}
-
 static void free_slot(struct xt_file *xf, struct xt_slot *slot)
 {
     if (!xf->arena) {
@@ -188,7 +167,7 @@ static void alloc_slots(ADIO_File fd, struct xt_file *xf, struct xt_slot *mine)
         wanted++;
         mine[k].layer = l;
         if (xf->arena) {
-            arena_at(k, &so, &co);
+            xt_arena_at(k, &so, &co);
             mine[k].state = (char *) xf->arena + so;
             mine[k].counters = (int64_t *) ((char *) xf->arena + co);
             continue;

@@ -187,12 +187,33 @@ static int nothing_given(ADIO_File fd, struct xt_file *xf, MPI_Info users_info, 
     return 1;
 }
 
+/* layer k's state and counters in xf->arena (16-byte aligned pieces, in
+ * registry order); returns the arena's size when k == xt_nlayers */
+size_t xt_arena_at(int k, size_t *state, size_t *counters)
+{
+    size_t off = 0;
+    for (int i = 0; i <= k && i < xt_nlayers; i++) {
+        const struct xt_layer *l = xt_layers[i];
+        *state = off;
+        off += (l->state_size + 15) / 16 * 16;
+        *counters = off;
+        off += ((size_t) (l->ncounters + 1) * sizeof(int64_t) + 15) / 16 * 16;
+    }
+    return off;
+}
+
+size_t xt_arena_size(void)
+{
+    size_t s, c;
+    return xt_arena_at(xt_nlayers, &s, &c);
+}
+
 int xt_info_apply(ADIO_File fd, struct xt_file *xf, MPI_Info users_info, int at_open)
 {
     int ok;
     if (nothing_given(fd, xf, users_info, at_open, &ok))
         return ok ? 0 : -1;
-    const int nwarn = 2 * XT_NHINTS + XT_NRULES + 1;
+    const int nwarn = 2 * XT_NHINTS + XT_NRULES + XT_NLAYERS + 1;
     struct xt_raw *mine = xt_calloc(2 * XT_NHINTS, sizeof(*mine)), *r0 = mine + XT_NHINTS;
     char (*warn)[XT_WARN_LEN] = xt_calloc(nwarn, XT_WARN_LEN);
     char *buf = xt_calloc(XT_NHINTS, XT_RAW_LEN + 1);
@@ -216,6 +237,9 @@ int xt_info_apply(ADIO_File fd, struct xt_file *xf, MPI_Info users_info, int at_
     for (int h = 0; h < XT_NHINTS; h++)
         settle(xf, h, &mine[h], &r0[h], at_open, warn[2 * h], warn[2 * h + 1]);
     check_rules(xf, warn + 2 * XT_NHINTS);
+    for (int k = 0; at_open && k < xt_nlayers; k++)
+        if (xt_layers[k]->check_hints && xt_layers[k]->wanted(xf))
+            xt_layers[k]->check_hints(xf, warn[2 * XT_NHINTS + XT_NRULES + k], XT_WARN_LEN);
     if (xf->rank == 0)
         warn_unknown_keys(users_info, warn[nwarn - 1]);
     xt_warn_slots(fd, warn, nwarn);

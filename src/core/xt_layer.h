@@ -35,6 +35,11 @@ struct xt_layer {
     /* operations overridden (designated initializers; NULL = delegate) */
     const ADIOI_Fns *ops;
     size_t state_size;          /* per-file state, zeroed, freed at close */
+    /* at open, in the hint pass, on every rank where the layer is wanted: a
+     * warning about hint values only this rank can check (e.g. a local
+     * path; empty: none), printed once per job with the hint pass's own
+     * warnings, so the layer's open needs no collective to warn */
+    void (*check_hints)(const struct xt_file *xf, char *warn, size_t len);
     /* collective, after the file is open; nonzero: do not install (must agree
      * across ranks) */
     int (*open)(ADIO_File fd, void *state);
@@ -161,8 +166,9 @@ const struct xt_hint_value *xt_hint(ADIO_File fd, enum xt_hint_id h);
  * open xf may be NULL (out of memory): -1 on every rank when it is NULL on
  * any, else 0. */
 int xt_info_apply(ADIO_File fd, struct xt_file *xf, MPI_Info users_info, int at_open);
-/* bytes of xf->arena */
+/* bytes of xf->arena; layer k's state and counters at these offsets in it */
 size_t xt_arena_size(void);
+size_t xt_arena_at(int k, size_t *state, size_t *counters);
 void xt_info_publish(ADIO_File fd, const struct xt_file *xf);
 
 /* the registered layers, bottom first */

@@ -77,9 +77,6 @@ extern const struct xt_layer nvc_layer;
 extern const struct nvc_flush_policy nvc_flush_policies[];   /* by hint choice */
 extern const struct nvc_lock_policy nvc_lock_policies[];     /* by e10_cache choice */
 
-/* MPI_File_sync or close: a compute phase since the last write?  (nvc_gate.h
- * rule 0: from then on writes may be cached) */
-void nvc_note_quiet(struct nvc_state *st);
 /* main thread, leaving a bypass section: release idle locks (when_idle) */
 void nvc_bypass_end(struct nvc_state *st, int direct);
 /* when nothing is queued, the lock policy's when_idle */
@@ -99,6 +96,7 @@ void nvc_compact(struct nvc_state *st);
 int nvc_start_threads(ADIO_File fd, struct nvc_state *st);
 int nvc_start_cache_file(ADIO_File fd, struct nvc_state *st);
 int nvc_open(ADIO_File fd, void *state);
+void nvc_check_hints(const struct xt_file *xf, char *warn, size_t len);
 void nvc_close(ADIO_File fd, void *state, int *error_code);
 /* once per file: warn and write straight to the global file from now on */
 void nvc_fall_back(struct nvc_state *st, int counter, const char *what, int err);

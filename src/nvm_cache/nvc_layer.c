@@ -330,7 +330,9 @@ static void ADIOI_NVC_WriteStrided(ADIO_File fd, const void *buf, int count, MPI
     nvc_bypass_end(st, direct);
 }
 
-void nvc_note_quiet(struct nvc_state *st)
+/* MPI_File_sync or close: a compute phase since the last write?  (nvc_gate.h
+ * rule 0: from then on writes may be cached) */
+static void nvc_note_quiet(struct nvc_state *st)
 {
     pthread_mutex_lock(&st->mu);
     if (st->last_write > 0 && realtime() - st->last_write >= NVC_FLUSH_QUIET_S)
@@ -378,6 +380,13 @@ static void ADIOI_NVC_Fcntl(ADIO_File fd, int flag, ADIO_Fcntl_t * fs, int *erro
     }
 }
 
+/* close: a compute phase before it counts (nvc_gate.h rule 0) */
+static void nvc_layer_close(ADIO_File fd, void *state, int *error_code)
+{
+    nvc_note_quiet(state);
+    nvc_close(fd, state, error_code);
+}
+
 static const ADIOI_Fns nvc_ops = {
     .ADIOI_xxx_WriteContig = ADIOI_NVC_WriteContig,
     .ADIOI_xxx_ReadContig = ADIOI_NVC_ReadContig,
@@ -417,8 +426,9 @@ const struct xt_layer nvc_layer = {
     .wanted = nvc_wanted,
     .ops = &nvc_ops,
     .state_size = sizeof(struct nvc_state),
+    .check_hints = nvc_check_hints,
     .open = nvc_open,
-    .close = nvc_close,
+    .close = nvc_layer_close,
     .counters = nvc_counter_names,
     .ncounters = NVC_NCOUNTERS,
     .report = nvc_report,

@@ -115,12 +115,12 @@ static void global_path(ADIO_File fd, char *out, size_t len)
         snprintf(out, len, "%s", fd->filename);
 }
 
-/* e10_cache_path is a writable directory?  A reason when not.  The cache
- * file is made on the first cached write, the threads on the first write
- * (a file that is only read, or written straight through, costs neither) */
-static const char *check_cache_dir(ADIO_File fd, char *why, size_t len)
+/* e10_cache_path dir is a writable directory?  A reason when not.  The
+ * cache file is made on the first cached write, the threads on the first
+ * write (a file that is only read, or written straight through, costs
+ * neither) */
+static const char *check_cache_dir(const char *dir, char *why, size_t len)
 {
-    const char *dir = xt_hint(fd, XT_H_E10_CACHE_PATH)->s;
     struct stat sb;
     if (!dir[0])
         return "not set";
@@ -152,17 +152,36 @@ int nvc_start_threads(ADIO_File fd, struct nvc_state *st)
 }
 
 /* strict: collective writes end synced; holding items back buys nothing */
-static const char *strict_flush(ADIO_File fd, struct nvc_state *st)
+static int strict_onclose(const struct xt_file *xf)
+{
+    return nvc_lock_policies[xf->hints[XT_H_E10_CACHE].i].write_through &&
+        xf->hints[XT_H_E10_CACHE_FLUSH].i != XT_H_E10_CACHE_FLUSH_flush_immediate;
+}
+
+static void strict_flush(ADIO_File fd, struct nvc_state *st)
 {
     struct xt_hint_value *fl = &xt_file(fd)->hints[XT_H_E10_CACHE_FLUSH];
-    if (!st->lock->write_through || fl->i == XT_H_E10_CACHE_FLUSH_flush_immediate)
-        return NULL;
+    if (!strict_onclose(xt_file(fd)))
+        return;
     st->flush = &nvc_flush_policies[XT_H_E10_CACHE_FLUSH_flush_immediate];
     fl->i = XT_H_E10_CACHE_FLUSH_flush_immediate;
     snprintf(fl->s, sizeof(fl->s), "flush_immediate");
-    return "hint e10_cache_flush_flag: 'flush_onclose' does not go with "
-        "e10_cache=strict (a collective write returns once its data is synced); using "
-        "'flush_immediate'";
+}
+
+/* the hint pass's check (xt_layer.h): warned there, once per job, so the
+ * open needs no collective (session 6: one allreduce per open) */
+void nvc_check_hints(const struct xt_file *xf, char *warn, size_t len)
+{
+    char why[256];
+    const char *dir = xf->hints[XT_H_E10_CACHE_PATH].s, *bad = check_cache_dir(dir, why,
+                                                                               sizeof(why));
+    if (bad)
+        snprintf(warn, len, "hint e10_cache_path: cannot use '%s' (%s) on rank %d; using no "
+                 "cache: data goes straight to the global file", dir, bad, xf->rank);
+    else if (strict_onclose(xf))
+        snprintf(warn, len, "hint e10_cache_flush_flag: 'flush_onclose' does not go with "
+                 "e10_cache=strict (a collective write returns once its data is synced); "
+                 "using 'flush_immediate'");
 }
 
 int nvc_open(ADIO_File fd, void *state)
@@ -177,7 +196,7 @@ int nvc_open(ADIO_File fd, void *state)
     st->cfd = -1;
     st->flush = &nvc_flush_policies[xt_hint(fd, XT_H_E10_CACHE_FLUSH)->i];
     st->lock = &nvc_lock_policies[xt_hint(fd, XT_H_E10_CACHE)->i];
-    const char *strict_note = strict_flush(fd, st);
+    strict_flush(fd, st);
     st->discard = xt_hint(fd, XT_H_E10_CACHE_DISCARD)->i == XT_H_E10_CACHE_DISCARD_enable;
     st->chunk = fd->hints->ind_wr_buffer_size > 0 ? fd->hints->ind_wr_buffer_size : 512 * 1024;
     st->q.release = st->flush->release_after_write(&st->q);
@@ -187,26 +206,18 @@ int nvc_open(ADIO_File fd, void *state)
     pthread_cond_init(&st->work, NULL);
     pthread_cond_init(&st->done, NULL);
 
-    char why[256], msg[PATH_MAX + 512] = "";
+    char why[256];
     st->always = xt_test_hook("ROMIO_XT_NVC_TEST_ALWAYS_CACHE", 0) != 0;
-    const char *bad = check_cache_dir(fd, why, sizeof(why));
-    if (bad) {
-        st->direct = 1;
+    if (check_cache_dir(xt_hint(fd, XT_H_E10_CACHE_PATH)->s, why, sizeof(why))) {
+        st->direct = 1;         /* warned in the hint pass (nvc_check_hints) */
         xt_count(fd, XT_LAYER_nvc, NVC_C_FB_PATH, 1);
-        snprintf(msg, sizeof(msg), "hint e10_cache_path: cannot use '%s' "
-                 "(%s) on rank %d; using no cache: data goes straight to the global file",
-                 xt_hint(fd, XT_H_E10_CACHE_PATH)->s, bad, xt_file(fd)->rank);
     }
-    if (!msg[0] && strict_note)
-        snprintf(msg, sizeof(msg), "%s", strict_note);
-    xt_warn(fd, XT_WARN_ALL, msg[0] ? "%s" : NULL, msg);
     return 0;
 }
 
 void nvc_close(ADIO_File fd, void *state, int *error_code)
 {
     struct nvc_state *st = state;
-    nvc_note_quiet(st);
     nvc_drain(st, SIZE_MAX);
     *error_code = nvc_take_error(st);
     if (st->nthreads)
