@@ -81,40 +81,38 @@ int xt_direct_io_ok(ADIO_File fd, enum xt_layer_id id)
 
 const struct xt_hint_value *xt_hint(ADIO_File fd, enum xt_hint_id h)
 {
-    static struct xt_hint_value defaults[XT_NHINTS];
-    static int init;
     struct xt_file *xf = xt_file(fd);
-    if (xf)
-        return &xf->hints[h];
-    if (!init) {
-        for (int k = 0; k < XT_NHINTS; k++)
-            xt_hint_default(&xt_hint_defs[k], &defaults[k]);
-        init = 1;
-    }
-    return &defaults[h];
+    return xf ? &xf->hints[h] : &xt_hint_defaults()[h];
 }
 
 /* ROMIO: after every ADIO_SetInfo (open, MPI_File_set_info, set_view) */
 void ADIOI_Xt_set_info(ADIO_File fd, MPI_Info users_info)
 {
-    int at_open = 0;
-    if (!fd->xt) {
-        if (xt_opening_internal)
-            return;
-        struct xt_file *xf = xt_calloc(1, sizeof(*xf));
-        if (!xt_all_ok(fd, xf != NULL, "romio-xt's file state; stock ROMIO runs this file")) {
-            free(xf);
-            return;
-        }
+    struct xt_file *xf = xt_file(fd);
+    const int at_open = xf == NULL;
+    if (at_open && xt_opening_internal)
+        return;
+    if (at_open)
+        xf = xt_calloc(1, sizeof(*xf));
+    /* one allreduce: does every rank have its state, and has no rank input */
+    int mine[2] = { xf != NULL, !xt_info_wanted(users_info, at_open) }, all[2];
+    MPI_Allreduce(mine, all, 2, MPI_INT, MPI_MIN, fd->comm);
+    if (!all[0]) {
+        if (!xf)
+            xt_warn(fd, XT_WARN_SELF, "out of memory (romio-xt's file state); stock ROMIO "
+                    "runs this file");
+        free(xf);
+        return;
+    }
+    if (at_open) {
         MPI_Comm_rank(fd->comm, &xf->rank);
         MPI_Comm_size(fd->comm, &xf->nprocs);
         xf->open_time = xt_now();
         fd->xt = xf;
-        at_open = 1;
     }
-    xt_info_apply(fd, xt_file(fd), users_info, at_open);
+    xt_info_apply(fd, xf, users_info, at_open, !all[1]);
     if (!at_open)               /* at open, ADIOI_Xt_open publishes (with the layers) */
-        xt_info_publish(fd, xt_file(fd));
+        xt_info_publish(fd, xf);
 }
 
 /* one layer's table: its own ops over the table below */
@@ -137,37 +135,53 @@ static void free_slots(struct xt_file *xf)
     xf->nslots = 0;
 }
 
+/* the memory of every layer fd wants, in slots 0..n-1 (one allreduce for
+ * all of them); returns n, 0 on every rank when one is short */
+static int alloc_slots(ADIO_File fd, struct xt_file *xf, int *ids)
+{
+    int n = 0, ok = 1;
+    for (int k = 0; k < xt_nlayers && n < XT_MAX_LAYERS; k++) {
+        const struct xt_layer *l = xt_layers[k];
+        if (!l->wanted(xf))
+            continue;
+        struct xt_slot *slot = &xf->slots[n];
+        slot->layer = l;
+        slot->state = xt_calloc(1, l->state_size);
+        slot->counters = xt_calloc(l->ncounters + 1, sizeof(int64_t));
+        ok &= slot->state && slot->counters;
+        ids[n++] = k;
+    }
+    xf->nslots = n;
+    if (n == 0 || xt_all_ok(fd, ok, "romio-xt's layers; stock ROMIO runs this file"))
+        return n;
+    free_slots(xf);
+    return 0;
+}
+
 /* ROMIO: after a successful open, on every rank */
 void ADIOI_Xt_open(ADIO_File fd)
 {
     struct xt_file *xf = xt_file(fd);
+    int ids[XT_MAX_LAYERS];
     xt_opening_internal = 0;
     if (!xf)
         return;
     const ADIOI_Fns *below = fd->fns;
-    for (int k = 0; k < xt_nlayers && xf->nslots < XT_MAX_LAYERS; k++) {
-        const struct xt_layer *l = xt_layers[k];
-        if (!l->wanted(xf))
-            continue;
+    const int n = alloc_slots(fd, xf, ids);
+    xf->nslots = 0;
+    for (int s = 0; s < n; s++) {       /* installed ones move down over failed ones */
         struct xt_slot *slot = &xf->slots[xf->nslots];
-        slot->layer = l;
-        slot->state = xt_calloc(1, l->state_size);
-        slot->counters = xt_calloc(l->ncounters + 1, sizeof(int64_t));
-        if (!xt_all_ok(fd, slot->state && slot->counters, l->name)) {
-            free(slot->state);
-            free(slot->counters);
-            continue;
-        }
+        if (slot != &xf->slots[s])
+            *slot = xf->slots[s];
         stack_table(slot, below);
-        xf->nslots++;
-        xf->slot_of[k] = slot;
-        if (l->open && l->open(fd, slot->state) != 0) {
-            xf->nslots--;
-            xf->slot_of[k] = NULL;
+        xf->slot_of[ids[s]] = slot;
+        if (slot->layer->open && slot->layer->open(fd, slot->state) != 0) {
+            xf->slot_of[ids[s]] = NULL;
             free(slot->state);
             free(slot->counters);
             continue;
         }
+        xf->nslots++;
         below = &slot->fns;
     }
     if (xf->nslots > 0) {

@@ -152,9 +152,13 @@ double xt_now(void);
 /* hint h's parsed value on fd (the default for ROMIO's internal files) */
 const struct xt_hint_value *xt_hint(ADIO_File fd, enum xt_hint_id h);
 
-/* collective hint processing (xt_info.c): parse users_info (and, at open, the
- * environment), agree across ranks, warn once, publish into fd->info */
-void xt_info_apply(ADIO_File fd, struct xt_file *xf, MPI_Info users_info, int at_open);
+/* collective hint processing (xt_info.c): does this rank have input for
+ * romio-xt (a key of ours or with our prefix; at open a hint's variable)?
+ * Then, on every rank, with anyone = whether some rank has: parse users_info
+ * (and, at open, the environment), agree across ranks, warn once */
+int xt_info_wanted(MPI_Info users_info, int at_open);
+void xt_info_apply(ADIO_File fd, struct xt_file *xf, MPI_Info users_info, int at_open,
+                   int anyone);
 void xt_info_publish(ADIO_File fd, const struct xt_file *xf);
 
 /* the registered layers, bottom first */

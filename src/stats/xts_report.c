@@ -33,6 +33,7 @@ _Static_assert(sizeof(struct xts_times) == (XTS_NOPS + 1) * sizeof(double),
 struct xts_totals {
     struct xts_sums *sum;       /* rank 0: the sums */
     struct xts_times tsum, tmax;
+    union xts_word *heap;       /* the buffers, when too big for the stack */
 };
 
 static int layer_counters(const struct xt_file *xf)
@@ -61,25 +62,70 @@ static void gather_local(struct xt_file *xf, const struct xts_state *st, struct 
     t->open = xt_now() - xf->open_time;
 }
 
-/* collective; 0, or -1 on every rank when a rank is out of memory */
-static int reduce(ADIO_File fd, struct xt_file *xf, const struct xts_state *st,
-                  struct xts_totals *tot)
+/* What the one reduce carries, in 8-byte words: the number n of int64_t
+ * sums, the n sums (a struct xts_sums), the times to add, the times to take
+ * the maximum of.  n is the same on every rank (the layers are agreed). */
+union xts_word {
+    int64_t i;
+    double d;
+};
+#define XTS_NTIME ((int64_t) (sizeof(struct xts_times) / sizeof(double)))
+#define XTS_STACK_WORDS 512
+
+static void combine(void *in, void *inout, int *len, MPI_Datatype *dt)
 {
-    size_t size = sizeof(struct xts_sums) + layer_counters(xf) * sizeof(int64_t);
-    int nsum = (int) (size / sizeof(int64_t)), ntime = sizeof(struct xts_times) / sizeof(double);
-    struct xts_sums *v = xt_calloc(1, size);
-    struct xts_times t;
-    tot->sum = xt_calloc(1, size);
-    if (!xt_all_ok(fd, v && tot->sum, "romio_xt_stats report")) {
-        free(v);
-        free(tot->sum);
-        return -1;
+    const union xts_word *a = in;
+    union xts_word *b = inout;
+    const int64_t n = a[0].i;
+    (void) len, (void) dt;
+    for (int64_t k = 1; k <= n; k++)
+        b[k].i += a[k].i;
+    for (int64_t k = 1 + n; k < 1 + n + XTS_NTIME; k++) {
+        b[k].d += a[k].d;
+        if (a[k + XTS_NTIME].d > b[k + XTS_NTIME].d)
+            b[k + XTS_NTIME].d = a[k + XTS_NTIME].d;
     }
-    gather_local(xf, st, v, &t);
-    MPI_Reduce(v, tot->sum, nsum, MPI_INT64_T, MPI_SUM, 0, fd->comm);
-    MPI_Reduce(&t, &tot->tsum, ntime, MPI_DOUBLE, MPI_SUM, 0, fd->comm);
-    MPI_Reduce(&t, &tot->tmax, ntime, MPI_DOUBLE, MPI_MAX, 0, fd->comm);
-    free(v);
+}
+
+/* one MPI_Reduce of mine into res (rank 0) with combine */
+static void reduce_words(ADIO_File fd, union xts_word *mine, union xts_word *res, int nword)
+{
+    MPI_Datatype type;
+    MPI_Op op;
+    MPI_Type_contiguous(nword * (int) sizeof(*mine), MPI_BYTE, &type);
+    MPI_Type_commit(&type);
+    MPI_Op_create(combine, 1, &op);
+    MPI_Reduce(mine, res, 1, type, op, 0, fd->comm);
+    MPI_Op_free(&op);
+    MPI_Type_free(&type);
+}
+
+/* collective, one reduce (one allreduce more only for buffers too big for
+ * the stack); 0, or -1 on every rank when a rank is out of memory */
+static int reduce(ADIO_File fd, struct xt_file *xf, const struct xts_state *st,
+                  struct xts_totals *tot, union xts_word (*stack)[XTS_STACK_WORDS])
+{
+    const int64_t nsum = (int64_t) (sizeof(struct xts_sums) / sizeof(int64_t)) +
+        layer_counters(xf);
+    const int nword = (int) (1 + nsum + 2 * XTS_NTIME);
+    union xts_word *mine = stack[0], *res = stack[1];
+    struct xts_times t;
+    tot->heap = NULL;
+    if (nword > XTS_STACK_WORDS) {
+        tot->heap = xt_calloc(2 * (size_t) nword, sizeof(*mine));
+        if (!xt_all_ok(fd, tot->heap != NULL, "romio_xt_stats report"))
+            return -1;
+        mine = tot->heap;
+        res = tot->heap + nword;
+    }
+    mine[0].i = nsum;
+    gather_local(xf, st, (struct xts_sums *) &mine[1].i, &t);
+    memcpy(&mine[1 + nsum], &t, sizeof(t));
+    memcpy(&mine[1 + nsum + XTS_NTIME], &t, sizeof(t));
+    reduce_words(fd, mine, res, nword);
+    tot->sum = (struct xts_sums *) &res[1].i;
+    memcpy(&tot->tsum, &res[1 + nsum], sizeof(t));
+    memcpy(&tot->tmax, &res[1 + nsum + XTS_NTIME], sizeof(t));
     return 0;
 }
 
@@ -178,7 +224,8 @@ static void write_line(const char *text)
 int xts_report(ADIO_File fd, struct xt_file *xf, const struct xts_state *st)
 {
     struct xts_totals tot;
-    if (reduce(fd, xf, st, &tot) != 0)
+    union xts_word stack[2][XTS_STACK_WORDS];
+    if (reduce(fd, xf, st, &tot, stack) != 0)
         return xt_io_error(fd, "romio_xt_stats report", ENOMEM);
     if (xf->rank == 0) {
         struct xt_json j;
@@ -187,6 +234,6 @@ int xts_report(ADIO_File fd, struct xt_file *xf, const struct xts_state *st)
         write_line(xt_json_text(&j));
         xt_json_free(&j);
     }
-    free(tot.sum);
+    free(tot.heap);
     return MPI_SUCCESS;
 }
