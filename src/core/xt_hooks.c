@@ -126,57 +126,53 @@ static void stack_table(struct xt_slot *slot, const ADIOI_Fns *lower)
 #undef XT_OVERRIDE
 }
 
-static void free_slots(struct xt_file *xf)
+void xt_slots_free(struct xt_file *xf)
 {
-    for (int s = 0; s < xf->nslots; s++) {
+    for (int s = 0; s < xf->nslots || s < xf->nalloc; s++) {
         free(xf->slots[s].state);
         free(xf->slots[s].counters);
     }
-    xf->nslots = 0;
+    xf->nslots = xf->nalloc = 0;
 }
 
-/* the memory of every layer fd wants, in slots 0..n-1 (one allreduce for
- * all of them); returns n, 0 on every rank when one is short */
-static int alloc_slots(ADIO_File fd, struct xt_file *xf, int *ids)
+int xt_slots_alloc(struct xt_file *xf)
 {
-    int n = 0, ok = 1;
-    for (int k = 0; k < xt_nlayers && n < XT_MAX_LAYERS; k++) {
+    int ok = 1;
+    xf->nalloc = 0;
+    for (int k = 0; k < xt_nlayers && xf->nalloc < XT_MAX_LAYERS; k++) {
         const struct xt_layer *l = xt_layers[k];
         if (!l->wanted(xf))
             continue;
-        struct xt_slot *slot = &xf->slots[n];
+        struct xt_slot *slot = &xf->slots[xf->nalloc];
         slot->layer = l;
         slot->state = xt_calloc(1, l->state_size);
         slot->counters = xt_calloc(l->ncounters + 1, sizeof(int64_t));
         ok &= slot->state && slot->counters;
-        ids[n++] = k;
+        xf->alloc_id[xf->nalloc++] = k;
     }
-    xf->nslots = n;
-    if (n == 0 || xt_all_ok(fd, ok, "romio-xt's layers; stock ROMIO runs this file"))
-        return n;
-    free_slots(xf);
-    return 0;
+    return ok;
 }
 
-/* ROMIO: after a successful open, on every rank */
+/* ROMIO: after a successful open, on every rank: stack the layers whose
+ * memory the hint pass allocated (and agreed on: no collective here) */
 void ADIOI_Xt_open(ADIO_File fd)
 {
     struct xt_file *xf = xt_file(fd);
-    int ids[XT_MAX_LAYERS];
     xt_opening_internal = 0;
     if (!xf)
         return;
     const ADIOI_Fns *below = fd->fns;
-    const int n = alloc_slots(fd, xf, ids);
-    xf->nslots = 0;
+    const int n = xf->nalloc;
+    xf->nalloc = xf->nslots = 0;
     for (int s = 0; s < n; s++) {       /* installed ones move down over failed ones */
         struct xt_slot *slot = &xf->slots[xf->nslots];
+        const int id = xf->alloc_id[s];
         if (slot != &xf->slots[s])
             *slot = xf->slots[s];
         stack_table(slot, below);
-        xf->slot_of[ids[s]] = slot;
+        xf->slot_of[id] = slot;
         if (slot->layer->open && slot->layer->open(fd, slot->state) != 0) {
-            xf->slot_of[ids[s]] = NULL;
+            xf->slot_of[id] = NULL;
             free(slot->state);
             free(slot->counters);
             continue;
@@ -215,7 +211,7 @@ void ADIOI_Xt_close(ADIO_File fd, int *error_code)
     }
     if (xf->stock)
         fd->fns = xf->stock;
-    free_slots(xf);
+    xt_slots_free(xf);
     free(xf);
     fd->xt = NULL;
 }

@@ -246,15 +246,21 @@ void xt_info_apply(ADIO_File fd, struct xt_file *xf, MPI_Info users_info, int at
         check_rules(&p);
     if (p.ok && xf->rank == 0)
         warn_unknown_keys(&p, users_info);
+    if (p.ok && at_open) {      /* the layers' memory, agreed below with the rest */
+        memcpy(xf->hints, p.next, sizeof(xf->hints));
+        p.ok = xt_slots_alloc(xf);
+    }
     if (xt_warn_slots(fd, p.warn, XT_NWARN, p.ok)) {
         memcpy(xf->hints, p.next, sizeof(xf->hints));
         for (int h = 0; h < XT_NHINTS; h++)
             xf->given[h] |= p.given[h];
     } else {
-        if (at_open)
+        if (at_open) {
+            xt_slots_free(xf);
             memcpy(xf->hints, base, sizeof(xf->hints));
+        }
         if (!p.ok)
-            xt_warn(fd, XT_WARN_SELF, "out of memory (reading the hints); using the ones "
+            xt_warn(fd, XT_WARN_SELF, "out of memory (the hints and their layers); using the ones "
                     "before");
     }
     pass_free(&p);

@@ -83,6 +83,9 @@ struct xt_file {
                                  * application's thread (noted requests, absorbed calls) */
     int nslots;
     struct xt_slot slots[XT_MAX_LAYERS];        /* the installed layers, bottom first */
+    /* at open, before ADIOI_Xt_open stacks them: slots[0..nalloc) hold the
+     * memory of the layers the hints want (registry ids alloc_id[]) */
+    int nalloc, alloc_id[XT_MAX_LAYERS];
     struct xt_slot *slot_of[XT_NLAYERS];        /* by registry id; NULL: not installed */
     double open_time;
 };
@@ -157,6 +160,11 @@ const struct xt_hint_value *xt_hint(ADIO_File fd, enum xt_hint_id h);
  * Then, on every rank, with anyone = whether some rank has: parse users_info
  * (and, at open, the environment), agree across ranks, warn once */
 int xt_info_wanted(MPI_Info users_info, int at_open);
+/* the memory of every layer xf->hints want (xf->nalloc slots); 0 when an
+ * allocation failed on this rank (the hint pass agrees on it); free: all of
+ * them, stacked or not */
+int xt_slots_alloc(struct xt_file *xf);
+void xt_slots_free(struct xt_file *xf);
 void xt_info_apply(ADIO_File fd, struct xt_file *xf, MPI_Info users_info, int at_open,
                    int anyone);
 void xt_info_publish(ADIO_File fd, const struct xt_file *xf);
