@@ -24,7 +24,9 @@
     X(DROPPED_UNUSED, "blocks_dropped_unused") X(ALLOCS, "buffer_allocs") \
     X(PEAK_BYTES, "buffer_peak_bytes") X(DISABLED, "cache_disabled") \
     X(PASS_SEQ, "reads_passed_sequential") X(PASS_LARGE, "reads_passed_large") \
-    X(PASS_BUSY, "reads_passed_no_gap") X(UNPAID, "window_did_not_pay")
+    X(PASS_BUSY, "reads_passed_no_gap") X(UNPAID, "window_did_not_pay") \
+    X(WAITED, "waits_for_thread") X(WAIT_MISSED, "waits_timed_out") \
+    X(MISS_LOADING, "misses_block_loading") X(MISS_QUEUED, "misses_block_queued")
 
 #define PF_ENUM(id, name) PF_C_##id,
 enum pf_counter { PF_COUNTERS(PF_ENUM) PF_NCOUNTERS };
@@ -62,6 +64,12 @@ struct pf_file {
     pthread_cond_t work, done;
     pthread_t thread;
     int have_thread, stop;
+    double load_avg;            /* the thread's average time per block (s), under lock */
+    double own_avg;             /* average time of a piece read from the file system
+                                 * by the reader (s); the reader's own */
+    int loads, owns;
+    int64_t served;             /* pieces served by the thread's work (buffer: from its
+                                 * buffers; fadvise: blocks it had advised); the reader's */
     ADIO_File fd;
 };
 

@@ -122,7 +122,10 @@ static void ADIOI_PF_ReadContig(ADIO_File fd, void *buf, int count, MPI_Datatype
         return;
     }
     int failures = pf->gate.failures;
+    int64_t served = pf->served;
     read_through_window(fd, pf, buf, off, len, &nread, error_code);
+    if (pf->served != served)
+        pf_gate_warm(&pf->gate);
     if (!pf->all_reads)
         pf_gate_done(&pf->gate, v, t0, xt_now());
     if (pf->gate.failures != failures) {

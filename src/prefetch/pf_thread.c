@@ -8,13 +8,19 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 void pf_load(struct pf_file *pf, struct pf_slot *s)
 {
+    double t0 = xt_now();
     s->state = PF_SLOT_LOADING;
+    s->started = t0;
     pthread_mutex_unlock(&pf->lock);
     int64_t n = pf->m->fetch(pf, s);
+    double took = xt_now() - t0;
     pthread_mutex_lock(&pf->lock);
+    if (n >= 0)                 /* running average: 3/4 old + 1/4 new */
+        pf->load_avg = pf->loads++ ? 0.75 * pf->load_avg + 0.25 * took : took;
     /* counted when fetched, even when the window left it meanwhile (the
      * file system read it all the same) */
     (void) pf_slots_loaded(&pf->t, s, n, pf->w.bs);
@@ -44,10 +50,16 @@ static void *loader(void *arg)
 
 int pf_thread_start(ADIO_File fd, struct pf_file *pf)
 {
+    pthread_condattr_t ca;      /* readers wait on done with xt_now's clock */
+    pthread_condattr_init(&ca);
+    pthread_condattr_setclock(&ca, CLOCK_MONOTONIC);
     pthread_mutex_init(&pf->lock, NULL);
     pthread_cond_init(&pf->work, NULL);
-    pthread_cond_init(&pf->done, NULL);
+    pthread_cond_init(&pf->done, &ca);
+    pthread_condattr_destroy(&ca);
     pf->stop = 0;
+    pf->load_avg = pf->own_avg = 0;
+    pf->loads = pf->owns = 0;
     int err = pthread_create(&pf->thread, NULL, loader, pf);
     if (err) {
         xt_warn(fd, XT_WARN_SELF, "hint romio_prefetch: cannot start the prefetch thread for "
