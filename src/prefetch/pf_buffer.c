@@ -86,7 +86,7 @@ static void buffer_piece(ADIO_File fd, struct pf_file *pf, int64_t block, char *
     pthread_mutex_lock(&pf->lock);
     enum pf_move mv = pf_access(fd, pf, block, &plan, NULL, NULL);
     if (plan.nqueued)
-        pthread_cond_signal(&pf->work);
+        pthread_cond_broadcast(&pf->work);    /* every idle loader */
     /* a block not READY yet: the reader does not wait for a queued one (a
      * whole block for one piece stalled every window restart, 45 ms each on
      * a loaded machine), it reads the piece from the file system and the

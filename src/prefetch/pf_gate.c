@@ -125,3 +125,16 @@ double pf_gate_wait(double load, double elapsed, double own)
     double rest = load - elapsed;
     return rest < own ? own : 0;
 }
+
+int pf_gate_loaders(double load, double consume, int max)
+{
+    if (max < 1)
+        return 1;
+    if (load <= 0 || consume <= 0)
+        return 1;
+    double n = load / consume;
+    if (n >= max)
+        return max;
+    int k = (int) n;
+    return k < n ? k + 1 : k < 1 ? 1 : k;
+}

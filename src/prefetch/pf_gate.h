@@ -42,7 +42,7 @@
 #define PF_GATE_LARGE_MAX (1 << 20)     /* reads this long or longer pass */
 #define PF_GATE_MIN_COST 50e-6          /* s: a cheaper read comes from memory */
 #define PF_GATE_WARMUP 3                /* jumping reads timed before deciding */
-#define PF_GATE_PROBE 8                 /* reads through the window before judging it */
+#define PF_GATE_PROBE 16                /* warm window reads before judging it */
 #define PF_GATE_RAMP 32                 /* window reads to warm up in */
 #define PF_GATE_BACKOFF 64              /* jumping reads passed after it did not pay */
 #define PF_GATE_BACKOFF_MAX 4096
@@ -96,5 +96,14 @@ void pf_gate_warm(struct pf_gate *g);
  * or nothing is measured yet.  So a wait costs at most own: a read is never
  * more than twice as slow as reading the piece itself. */
 double pf_gate_wait(double load, double elapsed, double own);
+
+/* How many loader threads keep up with the reader: one loads a block in
+ * `load` s, the reader moves on to the next block every `consume` s; so
+ * ceil(load / consume), from 1 to max.  On the MooseFS testbed a block
+ * load took ~13 ms and the ROOT-like reader used a block every ~10 ms; one
+ * loader left it 0.6-0.8 s of its 1.1-1.3 s of reads, two left 0.1-0.3 s
+ * (a request's latency, not the link, bounds one loader).  1 before
+ * anything is measured. */
+int pf_gate_loaders(double load, double consume, int max);
 
 #endif

@@ -1,5 +1,6 @@
 /* romio-xt prefetch: the background thread, shared by the methods (as
- * Mercury's advisor thread).  It takes the QUEUED slots in window order and
+ * Mercury's advisor thread), and more loaders like it when one cannot keep
+ * up with the reader (pf_thread_more).  They take the QUEUED slots in window order and
  * fetches them with the method's fetch (pread into the slot's buffer, or
  * POSIX_FADV_WILLNEED); it never calls MPI or ROMIO, holds no lock during a
  * fetch, and stops at close.  One mutex guards the window and the slots. */
@@ -60,7 +61,10 @@ int pf_thread_start(ADIO_File fd, struct pf_file *pf)
     pf->stop = 0;
     pf->load_avg = pf->own_avg = 0;
     pf->loads = pf->owns = 0;
-    int err = pthread_create(&pf->thread, NULL, loader, pf);
+    pf->advanced_at = -1;
+    pf->consume_avg = 0;
+    pf->consumes = 0;
+    int err = pthread_create(&pf->thread[0], NULL, loader, pf);
     if (err) {
         xt_warn(fd, XT_WARN_SELF, "hint romio_prefetch: cannot start the prefetch thread for "
                 "'%s' (%s); reading without prefetch", fd->filename, strerror(err));
@@ -70,7 +74,19 @@ int pf_thread_start(ADIO_File fd, struct pf_file *pf)
         return -1;
     }
     pf->have_thread = 1;
+    xt_count(fd, XT_LAYER_pf, PF_C_LOADERS, 1);
     return 0;
+}
+
+void pf_thread_more(struct pf_file *pf)
+{
+    int max = pf->w.ahead < PF_MAX_LOADERS ? pf->w.ahead : PF_MAX_LOADERS;
+    int want = pf_gate_loaders(pf->load_avg, pf->consume_avg, max);
+    while (pf->have_thread > 0 && pf->have_thread < want &&
+           pthread_create(&pf->thread[pf->have_thread], NULL, loader, pf) == 0) {
+        pf->have_thread++;
+        xt_count(pf->fd, XT_LAYER_pf, PF_C_LOADERS, 1);
+    }
 }
 
 void pf_thread_stop(struct pf_file *pf)
@@ -81,7 +97,8 @@ void pf_thread_stop(struct pf_file *pf)
     pf->stop = 1;
     pthread_cond_broadcast(&pf->work);
     pthread_mutex_unlock(&pf->lock);
-    pthread_join(pf->thread, NULL);
+    for (int k = 0; k < pf->have_thread; k++)
+        pthread_join(pf->thread[k], NULL);
     for (int k = 0; k < pf->t.n; k++) {
         free(pf->t.s[k].data);
         pf->t.s[k].data = NULL;

@@ -275,6 +275,20 @@ START_TEST(waits_for_a_load_about_to_land)
 }
 END_TEST
 
+/* loaders: enough that their blocks arrive as fast as the reader uses them */
+START_TEST(loaders_keep_up_with_the_reader)
+{
+    ck_assert_int_eq(pf_gate_loaders(13e-3, 10e-3, 4), 2);      /* the testbed */
+    ck_assert_int_eq(pf_gate_loaders(13e-3, 13e-3, 4), 1);
+    ck_assert_int_eq(pf_gate_loaders(5e-3, 20e-3, 4), 1);       /* one is ahead */
+    ck_assert_int_eq(pf_gate_loaders(50e-3, 10e-3, 4), 4);      /* capped */
+    ck_assert_int_eq(pf_gate_loaders(50e-3, 10e-3, 3), 3);      /* by the read-ahead */
+    ck_assert_int_eq(pf_gate_loaders(50e-3, 10e-3, 0), 1);
+    ck_assert_int_eq(pf_gate_loaders(0, 10e-3, 4), 1);          /* nothing measured */
+    ck_assert_int_eq(pf_gate_loaders(13e-3, 0, 4), 1);
+}
+END_TEST
+
 Suite *pf_gate_suite(void)
 {
     Suite *s = suite_create("pf_gate");
@@ -291,6 +305,7 @@ Suite *pf_gate_suite(void)
     tcase_add_test(tc, waits_for_a_load_about_to_land);
     tcase_add_test(tc, ramp_is_not_judged);
     tcase_add_test(tc, never_warm_backs_off);
+    tcase_add_test(tc, loaders_keep_up_with_the_reader);
     suite_add_tcase(s, tc);
     return s;
 }
