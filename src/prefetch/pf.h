@@ -62,6 +62,7 @@ struct pf_file {
     struct pf_slot *slots;
     struct pf_gate gate;        /* which reads go through the window */
     int all_reads;              /* test only (ROMIO_XT_PF_TEST_ALL_READS): no gate */
+    int min_loaders;            /* test only (ROMIO_XT_PF_TEST_LOADERS): at least this many */
     int started, off;           /* off: pass every call through */
     /* the background thread; lock guards w and t */
     pthread_mutex_t lock;

@@ -361,6 +361,7 @@ static int pf_open(ADIO_File fd, void *st)
     pf_slots_init(&pf->t, pf->slots, cb);
     pf_gate_init(&pf->gate, pf->w.bs);
     pf->all_reads = xt_test_hook("ROMIO_XT_PF_TEST_ALL_READS", 0) != 0;
+    pf->min_loaders = (int) xt_test_hook("ROMIO_XT_PF_TEST_LOADERS", 0);
     pf->m = pf_methods[xf->hints[XT_H_PF_METHOD].i];
     return 0;
 }

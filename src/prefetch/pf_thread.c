@@ -82,6 +82,8 @@ void pf_thread_more(struct pf_file *pf)
 {
     int max = pf->w.ahead < PF_MAX_LOADERS ? pf->w.ahead : PF_MAX_LOADERS;
     int want = pf_gate_loaders(pf->load_avg, pf->consume_avg, max);
+    if (want < pf->min_loaders)         /* test hook */
+        want = pf->min_loaders < PF_MAX_LOADERS ? pf->min_loaders : PF_MAX_LOADERS;
     while (pf->have_thread > 0 && pf->have_thread < want &&
            pthread_create(&pf->thread[pf->have_thread], NULL, loader, pf) == 0) {
         pf->have_thread++;
