@@ -1,9 +1,9 @@
 /* romio-xt prefetch: the background thread, shared by the methods (as
  * Mercury's advisor thread), and more loaders like it when one cannot keep
- * up with the reader (pf_thread_more).  They take the QUEUED slots in window order and
- * fetches them with the method's fetch (pread into the slot's buffer, or
- * POSIX_FADV_WILLNEED); it never calls MPI or ROMIO, holds no lock during a
- * fetch, and stops at close.  One mutex guards the window and the slots. */
+ * up with the reader (pf_thread_more).  They take the QUEUED slots in window order,
+ * fetch them with the method's fetch (pread into the slot's buffer, or
+ * POSIX_FADV_WILLNEED), never call MPI or ROMIO, hold no lock during a
+ * fetch, and stop at close.  One mutex guards the window and the slots. */
 #include "pf.h"
 
 #include <stdio.h>
