@@ -43,12 +43,11 @@ import json, os, re, sys
 rep, wl, calls, cfg, res, stats = sys.argv[1:]
 runs = {}
 if os.path.exists(stats):
-    for line in open(stats):
-        o = json.loads(line).get("features", {}).get("orthrus")
-        if o:
-            op = "write" if any(e["op"] == "write" for e in o["signatures"]) else "read"
-            runs[op] = "/".join(str(o["runs"][c]) for c in
-                                ("two_phase", "core_first", "disk_first", "view_based"))
+    secs = [o for o in (json.loads(l).get("features", {}).get("orthrus")
+                        for l in open(stats) if l.strip()) if o]
+    for op, o in zip(("write", "read"), secs):    # the files in open order
+        runs[op] = "/".join(str(o["runs"][c]) for c in
+                            ("two_phase", "core_first", "disk_first", "view_based"))
 for line in open(res):
     m = re.match(r"RESULT phase=(\S+) bytes=\d+ seconds=(\S+) MBps=(\S+)", line)
     if m:
