@@ -112,9 +112,13 @@ static void run_call(ADIO_File fd, struct orth_call *c, int *err)
         .is_write = c->is_write
     };
     int own = orth_cands[cand].run != orth_two_phase;
-    /* their first-use setup (made lazily, collective) is not timed as the call */
+    /* their first-use setup (made lazily, collective) is not timed as the call:
+     * the node communicator, and view_based's first view exchange in the file
+     * (later ones, after a new view, are part of their call) */
     if (cand == ORTH_core_first || cand == ORTH_disk_first)
         orth_nodes(fd, c->st);
+    if (cand == ORTH_view_based && st->runs[cand] == 1 && vb_of(fd)->stale)
+        vb_exchange(fd, vb_of(fd), 1);
     if (own)
         xt_coll_notify(fd, XT_LAYER_orth, &xc, 0);
     double t0 = xt_now();
