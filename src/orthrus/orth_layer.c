@@ -53,9 +53,10 @@ static void describe(struct orth_call *c, struct orth_sig *sig)
 
 /* core_first where every node holds one process is independent I/O: each
  * process accesses its own pieces, one system call each, where two_phase's
- * aggregators merge the processes' pieces.  With pieces this small on
- * average it lost by more than the drop rule (1.5x) on every run measured
- * (docs/results/orthrus-predict-s7.md), so its trial is skipped. */
+ * aggregators merge the processes' pieces.  Measured here with pieces below
+ * this size on average: 3x two_phase's time at 64 B (write and read), 2x for
+ * 256 B writes; from 1 KiB on it can win (docs/results/orthrus-predict-s7.md),
+ * so below it its trial is skipped. */
 #define ORTH_MIN_PIECE 1024
 
 /* 1 when the view predicts that candidate c (orth_cands index) loses by more
