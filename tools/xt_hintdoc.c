@@ -31,7 +31,8 @@ static void allowed(const struct xt_hint_def *d, char *buf, size_t len)
             snprintf(buf, len, "%g … %g", d->min, d->max);
             break;
         case XT_STRING:
-            snprintf(buf, len, "any");
+            snprintf(buf, len, "up to %zu characters",
+                     sizeof(((struct xt_hint_value *) 0)->s) - 1);
             break;
     }
 }

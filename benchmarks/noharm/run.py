@@ -37,10 +37,14 @@ EXT = {
 CONFIGS = [("stock", {})] + list(EXT.items()) + [
     ("all", {k: v for h in EXT.values() for k, v in h.items()}), ("stock_again", {})]
 KERNELS = ("contig", "interleaved", "strided", "collview")
+# Orthrus's seed patterns (benchmarks/orthrus/): collective write, then cold
+# collective read, verified; argv after DIR
+ORTH = {"matrix": ["65536", "4", "32"], "noncontig": ["16", "1048576", "32"]}
 GRIDS = {
     # workloads, (ranks, nodes) pairs, reps, MiB per rank scale
-    "default": (KERNELS + ("hdf5",), [(1, 1), (2, 1), (2, 2)], 3, 1),
-    "big": (KERNELS + ("hdf5", "coll_perf", "flash_io"), [(1, 1), (2, 1), (2, 2)], 5, 4),
+    "default": (KERNELS + ("hdf5", "matrix", "noncontig"), [(1, 1), (2, 1), (2, 2)], 3, 1),
+    "big": (KERNELS + ("hdf5", "matrix", "noncontig", "coll_perf", "flash_io"),
+            [(1, 1), (2, 1), (2, 2)], 5, 4),
 }
 # cells with more ranks than this run on the ch3:sock build (--sock-prefix)
 SOCK_ABOVE = 2
@@ -55,6 +59,11 @@ def build(prefix, out):
     subprocess.run([os.path.join(prefix, "bin", "mpicc"), "-O2", "-Wall", "-o", exe,
                     os.path.join(HERE, "noharm.c")], check=True)
     exes["kernel"] = exe
+    orth = os.path.join(os.path.dirname(HERE), "orthrus")
+    for wl in ORTH:
+        exes[wl] = os.path.join(out, wl)
+        subprocess.run([os.path.join(prefix, "bin", "mpicc"), "-O2", "-Wall", f"-I{orth}", "-o",
+                        exes[wl], os.path.join(orth, wl + ".c")], check=True)
     h5 = os.path.join(out, "nh_hdf5")
     inc, lib = "/usr/include/hdf5/mpich", "/usr/lib/x86_64-linux-gnu/hdf5/mpich"
     if shutil.which("mpicc.mpich") and os.path.isdir(inc):
@@ -72,6 +81,8 @@ def command(wl, exes, apps, work, scale):
     if wl in KERNELS:
         f = os.path.join(work, "nh.dat")
         return [exes["kernel"], wl, f, str(DEFAULT_MIB[wl] * scale)], [f]
+    if wl in ORTH:
+        return [exes[wl], work] + ORTH[wl], [os.path.join(work, wl + ".dat")]
     if wl == "hdf5" and "hdf5" in exes:
         f = os.path.join(work, "nh.h5")
         return [exes["hdf5"], f, str(DEFAULT_MIB[wl] * scale)], [f]
@@ -90,8 +101,12 @@ def parse(wl, text):
     for line in text.splitlines():
         if line.startswith("RESULT "):
             kv = dict(p.split("=", 1) for p in line.split()[1:])
-            rows.append({"op": kv["op"], "cond": kv["cond"], "seconds": float(kv["seconds"]),
-                         "ok": kv.get("ok") == "1"})
+            if "phase" in kv and kv["phase"] in ("write", "read"):   # ORTH: verified by rc
+                rows.append({"op": kv["phase"], "cond": "app" if kv["phase"] == "write"
+                             else "cold", "seconds": float(kv["seconds"]), "ok": True})
+            elif "op" in kv:
+                rows.append({"op": kv["op"], "cond": kv["cond"],
+                             "seconds": float(kv["seconds"]), "ok": kv.get("ok") == "1"})
     if wl == "coll_perf":
         for op in ("write", "read"):
             m = re.search(rf"Collective {op} time = ([\d.]+) sec", text)

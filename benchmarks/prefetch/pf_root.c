@@ -4,17 +4,20 @@
  *
  *   pf_root --create FILE BYTES        write FILE (every 8-byte word = a hash
  *                                      of its offset) unless it is there
- *   pf_root --data DIR --bytes B --compute-us C --mode MODE [--seed S]
+ *   pf_root --data DIR --bytes B --compute-us C --mode MODE [--seed S] [--idle 1]
  *
  * Each rank is an independent reader of its own file DIR/root.<rank>
  * (MPI_COMM_SELF; hints come from ROMIO_HINTS).  Before the run the file is
  * dropped from the page cache (POSIX_FADV_DONTNEED).  MODE "willneed" issues
  * one POSIX_FADV_WILLNEED over the whole file at open (the seed's straw man);
  * other modes only name the run.  Compute is a busy loop of C microseconds
- * after each read.  Three words of each read are checked.  Prints, on rank 0
+ * after each read (--idle 1: a sleep instead, i.e. time the CPU is free, as
+ * when the application waits on the network or on another process).  Three words of each read are checked.  Prints, on rank 0
  * after close:  RESULT phase=root readers=N compute_us=C seconds=S
- * read_seconds=R reads=K bytes=B per_read_ms=M file=PATH  (seconds: the
- * slowest reader; read_seconds: time inside MPI_File_read_at, max). */
+ * read_seconds=R compute_seconds=C reads=K bytes=B per_read_ms=M file=PATH
+ * (seconds: the slowest reader; read_seconds: time inside MPI_File_read_at,
+ * max; compute_seconds: time in the compute loops, max: above reads x C when
+ * the reader lost its core to other work, e.g. a prefetch thread). */
 #define _GNU_SOURCE
 #include <mpi.h>
 #include <fcntl.h>
@@ -42,9 +45,16 @@ static double now(void)
     return ts.tv_sec + ts.tv_nsec * 1e-9;
 }
 
+static int idle;                /* --idle 1: compute = sleep (no CPU used) */
+
 static void spin(double us)
 {
     double end = now() + us * 1e-6;
+    if (idle && us > 0) {
+        struct timespec ts = { (time_t) (us * 1e-6), (long) (((long long) us % 1000000) * 1000) };
+        nanosleep(&ts, NULL);
+        return;
+    }
     while (now() < end)
         ;
 }
@@ -112,7 +122,7 @@ static int check(const char *buf, long long off, long long n)
 struct run {
     int reads, errors;
     long long bytes;
-    double seconds, read_seconds;
+    double seconds, read_seconds, compute_seconds;
 };
 
 /* ranges of 8-64 MiB visited in order; inside one, reads of 50-450 KiB with
@@ -136,7 +146,9 @@ static void root_reads(MPI_File fh, long long size, double compute_us, struct ru
             r->errors += check(buf, pos, len);
             r->reads++;
             r->bytes += len;
+            t1 = now();
             spin(compute_us);
+            r->compute_seconds += now() - t1;
             if (rnd(1, 20) == 1 && pos - range > MB)
                 pos -= rnd(256 * KB, MB);
             else
@@ -162,6 +174,7 @@ int main(int argc, char **argv)
         else if (!strcmp(argv[a], "--compute-us")) compute_us = atof(argv[a + 1]);
         else if (!strcmp(argv[a], "--mode")) mode = argv[a + 1];
         else if (!strcmp(argv[a], "--seed")) seed = atoi(argv[a + 1]);
+        else if (!strcmp(argv[a], "--idle")) idle = atoi(argv[a + 1]);
     }
     MPI_Init(&argc, &argv);
     MPI_Comm_rank(MPI_COMM_WORLD, &rank);
@@ -188,15 +201,16 @@ int main(int argc, char **argv)
     r.seconds = now() - t0;
     close(pfd);
     quiet_barrier();
-    double secs[2] = { r.seconds, r.read_seconds }, maxs[2];
+    double secs[3] = { r.seconds, r.read_seconds, r.compute_seconds }, maxs[3];
     long long cnt[3] = { r.reads, r.bytes, r.errors }, sums[3];
-    MPI_Reduce(secs, maxs, 2, MPI_DOUBLE, MPI_MAX, 0, MPI_COMM_WORLD);
+    MPI_Reduce(secs, maxs, 3, MPI_DOUBLE, MPI_MAX, 0, MPI_COMM_WORLD);
     MPI_Allreduce(cnt, sums, 3, MPI_LONG_LONG, MPI_SUM, MPI_COMM_WORLD);
     if (rank == 0) {
         snprintf(path, sizeof(path), "%s/root.0", dir);
         printf("RESULT phase=root readers=%d compute_us=%g seconds=%.4f read_seconds=%.4f "
-               "reads=%lld bytes=%lld per_read_ms=%.4f file=%s\n", nprocs, compute_us, maxs[0],
-               maxs[1], sums[0], sums[1], 1e3 * maxs[1] / (sums[0] / nprocs), path);
+               "compute_seconds=%.4f reads=%lld bytes=%lld per_read_ms=%.4f file=%s\n", nprocs,
+               compute_us, maxs[0], maxs[1], maxs[2], sums[0], sums[1],
+               1e3 * maxs[1] / (sums[0] / nprocs), path);
     }
     MPI_Finalize();
     return sums[2] ? 1 : 0;

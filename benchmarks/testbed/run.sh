@@ -78,7 +78,9 @@ for p in $parts; do
         nvm_cache) feature nvm_cache bash "$src/benchmarks/nvm_cache/run.sh" ;;
         orthrus) feature orthrus bash "$src/benchmarks/orthrus/run.sh" all "${reps[@]}" ;;
         orthrus:*) feature orthrus bash "$src/benchmarks/orthrus/run.sh" "${p#orthrus:}" "${reps[@]}" ;;
-        prefetch) feature prefetch sh "$src/benchmarks/prefetch/run.sh" ;;
+        # compute per read up to ~2x the testbed's read time (~1 ms, local disk ~0.15 ms)
+        prefetch) PF_COMPUTE=${PF_COMPUTE:-0,500,800,1200,2000} \
+            feature prefetch sh "$src/benchmarks/prefetch/run.sh" ;;
         compare) "$py" "$here/compare.py" "$XT_BUILDDIR/bench-out" ;;
         *) echo "run.sh: unknown part '$p'" >&2; exit 2 ;;
     esac

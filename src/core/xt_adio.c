@@ -46,49 +46,42 @@ static void print_warning(const char *text)
     fflush(stderr);
 }
 
-/* one collective round over at most XT_WARN_CHUNK slots (no allocation: an
- * out-of-memory rank must not leave the others in the collective) */
-#define XT_WARN_CHUNK 256
-static void warn_chunk(ADIO_File fd, int rank, int nprocs, char (*texts)[XT_WARN_LEN], int n)
+/* one allreduce: slot k's lowest holder, and (last) whether every rank is ok */
+int xt_warn_slots(ADIO_File fd, char *const *texts, int n, int ok)
 {
-    int mine[XT_WARN_CHUNK], who[XT_WARN_CHUNK];
+    int rank, nprocs, mine[XT_WARN_MAX + 1], who[XT_WARN_MAX + 1];
+    MPI_Comm_rank(fd->comm, &rank);
+    MPI_Comm_size(fd->comm, &nprocs);
+    n = n < XT_WARN_MAX ? n : XT_WARN_MAX;
     for (int k = 0; k < n; k++) {
-        if (texts[k][0] && warn_seen_before(texts[k], 0))
-            texts[k][0] = '\0';
-        mine[k] = texts[k][0] ? rank : nprocs;
+        int say = texts[k] && texts[k][0] && !warn_seen_before(texts[k], 0);
+        mine[k] = say ? rank : nprocs;
     }
-    MPI_Allreduce(mine, who, n, MPI_INT, MPI_MIN, fd->comm);
-    for (int k = 0; k < n; k++) {
-        if (who[k] == nprocs || !texts[k][0])
+    mine[n] = ok ? nprocs : rank;
+    MPI_Allreduce(mine, who, n + 1, MPI_INT, MPI_MIN, fd->comm);
+    for (int k = 0; k < n && who[n] == nprocs; k++) {
+        if (who[k] == nprocs || !texts[k] || !texts[k][0])
             continue;
         warn_seen_before(texts[k], 1);
         if (rank == who[k])
             print_warning(texts[k]);
     }
-}
-
-void xt_warn_slots(ADIO_File fd, char (*texts)[XT_WARN_LEN], int n)
-{
-    int rank, nprocs;
-    MPI_Comm_rank(fd->comm, &rank);
-    MPI_Comm_size(fd->comm, &nprocs);
-    for (int k = 0; k < n; k += XT_WARN_CHUNK)
-        warn_chunk(fd, rank, nprocs, texts + k, n - k < XT_WARN_CHUNK ? n - k : XT_WARN_CHUNK);
+    return who[n] == nprocs;
 }
 
 void xt_warn(ADIO_File fd, enum xt_warn_scope scope, const char *fmt, ...)
 {
-    char text[1][XT_WARN_LEN] = { "" };
+    char text[XT_WARN_LEN] = "", *slot = text;
     if (fmt) {
         va_list ap;
         va_start(ap, fmt);
-        vsnprintf(text[0], sizeof(text[0]), fmt, ap);
+        vsnprintf(text, sizeof(text), fmt, ap);
         va_end(ap);
     }
     if (scope == XT_WARN_ALL)
-        xt_warn_slots(fd, text, 1);
-    else if (text[0][0] && !warn_seen_before(text[0], 1))
-        print_warning(text[0]);
+        xt_warn_slots(fd, &slot, 1, 1);
+    else if (text[0] && !warn_seen_before(text, 1))
+        print_warning(text);
 }
 
 /* --- the file system --------------------------------------------------------- */

@@ -21,9 +21,12 @@ enum xt_warn_scope {
 
 void xt_warn(ADIO_File fd, enum xt_warn_scope scope, const char *fmt, ...)
     __attribute__((format(printf, 3, 4)));
-/* collective: n texts per rank (empty: none), slot k the same problem on
- * every rank; each slot's lowest holder prints it (once per job) */
-void xt_warn_slots(ADIO_File fd, char (*texts)[XT_WARN_LEN], int n);
+#define XT_WARN_MAX 512
+/* collective, one allreduce: n <= XT_WARN_MAX texts per rank (NULL or empty:
+ * none), slot k the same problem on every rank; each slot's lowest holder
+ * prints it (once per job), unless a rank passed ok 0.  Returns 1 when every
+ * rank passed ok 1, else 0 on every rank (and nothing is printed). */
+int xt_warn_slots(ADIO_File fd, char *const *texts, int n, int ok);
 
 /* --- the file system --------------------------------------------------------- */
 enum xt_fs_cap {

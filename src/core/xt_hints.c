@@ -4,6 +4,7 @@
 #include <ctype.h>
 #include <errno.h>
 #include <math.h>
+#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -211,9 +212,15 @@ int xt_hint_parse(const struct xt_hint_def *def, const char *raw,
     /* trim surrounding blanks: ROMIO_HINTS files and job scripts carry them */
     while (isspace((unsigned char) *raw))
         raw++;
-    snprintf(buf, sizeof(buf), "%s", raw);
-    for (size_t n = strlen(buf); n > 0 && isspace((unsigned char) buf[n - 1]); n--)
-        buf[n - 1] = '\0';
+    size_t n = strlen(raw);
+    while (n > 0 && isspace((unsigned char) raw[n - 1]))
+        n--;
+    if (n >= sizeof(buf)) {     /* never parse a cut-off value */
+        snprintf(why, whylen, "longer than %zu characters", sizeof(buf) - 1);
+        return -1;
+    }
+    memcpy(buf, raw, n);
+    buf[n] = '\0';
     switch (def->type) {
         case XT_ENUM:
             return parse_enum(def, buf, out, why, whylen);
@@ -244,6 +251,21 @@ void xt_hint_bad_warning(char *buf, size_t len, const struct xt_hint_def *def,
 {
     snprintf(buf, len, "hint %s: bad value '%s' (%s); using '%s'",
              def->name, raw, why, used);
+}
+
+static struct xt_hint_value defaults[XT_NHINTS];
+static pthread_once_t defaults_once = PTHREAD_ONCE_INIT;
+
+static void make_defaults(void)
+{
+    for (int h = 0; h < XT_NHINTS; h++)
+        xt_hint_default(&xt_hint_defs[h], &defaults[h]);
+}
+
+const struct xt_hint_value *xt_hint_defaults(void)
+{
+    pthread_once(&defaults_once, make_defaults);
+    return defaults;
 }
 
 int xt_hint_find(const char *name)

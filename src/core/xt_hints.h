@@ -106,6 +106,8 @@ int xt_hint_parse(const struct xt_hint_def *def, const char *raw,
 
 /* The default value of def (the table's defaults always parse). */
 void xt_hint_default(const struct xt_hint_def *def, struct xt_hint_value *out);
+/* Every hint's default, made once per process (thread-safe). */
+const struct xt_hint_value *xt_hint_defaults(void);
 
 /* Formats the one warning for a bad value: names the hint, the bad value and
  * the value used. */

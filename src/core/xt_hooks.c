@@ -81,43 +81,37 @@ int xt_direct_io_ok(ADIO_File fd, enum xt_layer_id id)
 
 const struct xt_hint_value *xt_hint(ADIO_File fd, enum xt_hint_id h)
 {
-    static struct xt_hint_value defaults[XT_NHINTS];
-    static int init;
     struct xt_file *xf = xt_file(fd);
-    if (xf)
-        return &xf->hints[h];
-    if (!init) {
-        for (int k = 0; k < XT_NHINTS; k++)
-            xt_hint_default(&xt_hint_defs[k], &defaults[k]);
-        init = 1;
-    }
-    return &defaults[h];
+    return xf ? &xf->hints[h] : &xt_hint_defaults()[h];
 }
 
 /* ROMIO: after every ADIO_SetInfo (open, MPI_File_set_info, set_view) */
 void ADIOI_Xt_set_info(ADIO_File fd, MPI_Info users_info)
 {
-    int at_open = 0;
     struct xt_file *xf = xt_file(fd);
-    if (!xf) {
-        if (xt_opening_internal)
-            return;
-        /* every rank having it is agreed by the hints' first allreduce */
+    const int at_open = xf == NULL;
+    if (at_open && xt_opening_internal)
+        return;
+    if (at_open)
         xf = xt_calloc(1, sizeof(*xf));
-        if (xf) {
-            MPI_Comm_rank(fd->comm, &xf->rank);
-            MPI_Comm_size(fd->comm, &xf->nprocs);
-            xf->open_time = xt_now();
-        }
-        at_open = 1;
-    }
-    if (xt_info_apply(fd, xf, users_info, at_open) != 0) {
-        free(xf);               /* only at open: stock ROMIO runs this file */
+    /* one allreduce: does every rank have its state, and has no rank input */
+    int mine[2] = { xf != NULL, !xt_info_wanted(users_info, at_open) }, all[2];
+    MPI_Allreduce(mine, all, 2, MPI_INT, MPI_MIN, fd->comm);
+    if (!all[0]) {
+        if (!xf)
+            xt_warn(fd, XT_WARN_SELF, "out of memory (romio-xt's file state); stock ROMIO "
+                    "runs this file");
+        free(xf);
         return;
     }
-    if (at_open)
-        fd->xt = xf;            /* ADIOI_Xt_open publishes (with the layers) */
-    else
+    if (at_open) {
+        MPI_Comm_rank(fd->comm, &xf->rank);
+        MPI_Comm_size(fd->comm, &xf->nprocs);
+        xf->open_time = xt_now();
+        fd->xt = xf;
+    }
+    xt_info_apply(fd, xf, users_info, at_open, !all[1]);
+    if (!at_open)               /* at open, ADIOI_Xt_open publishes (with the layers) */
         xt_info_publish(fd, xf);
 }
 
@@ -132,91 +126,31 @@ static void stack_table(struct xt_slot *slot, const ADIOI_Fns *lower)
 #undef XT_OVERRIDE
 }
 
-static void free_slot(struct xt_file *xf, struct xt_slot *slot)
-{
-    if (!xf->arena) {
-        free(slot->state);
-        free(slot->counters);
-    }
-}
-
-static void free_slots(struct xt_file *xf)
-{
-    for (int s = 0; s < xf->nslots; s++)
-        free_slot(xf, &xf->slots[s]);
-    xf->nslots = 0;
-    free(xf->arena);
-    xf->arena = NULL;
-}
-
-/* every wanted layer's state and counters: from xf->arena (no collective),
- * or allocated, the layers whose allocation failed on some rank (a bit
- * each) agreed with one allreduce for all layers (not one per layer: each
- * costs 0.1-0.5 ms at open with 4 ranks on ch3:sock, 5 of them with every
- * extension on) */
-static void alloc_slots(ADIO_File fd, struct xt_file *xf, struct xt_slot *mine)
-{
-    unsigned failed = 0;
-    int wanted = 0;
-    _Static_assert(XT_NLAYERS <= 32, "a bit per layer");
-    for (int k = 0; k < xt_nlayers; k++) {
-        const struct xt_layer *l = xt_layers[k];
-        size_t so, co;
-        if (!l->wanted(xf))
-            continue;
-        wanted++;
-        mine[k].layer = l;
-        if (xf->arena) {
-            xt_arena_at(k, &so, &co);
-            mine[k].state = (char *) xf->arena + so;
-            mine[k].counters = (int64_t *) ((char *) xf->arena + co);
-            continue;
-        }
-        mine[k].state = xt_calloc(1, l->state_size);
-        mine[k].counters = xt_calloc(l->ncounters + 1, sizeof(int64_t));
-        if (!mine[k].state || !mine[k].counters)
-            failed |= 1u << k;
-    }
-    if (!wanted || xf->arena)
-        return;                 /* no collective (no layer, or the arena agreed at open) */
-    unsigned all = failed;
-    MPI_Allreduce(&failed, &all, 1, MPI_UNSIGNED, MPI_BOR, fd->comm);
-    for (int k = 0; k < xt_nlayers; k++) {
-        if (!mine[k].layer || !(all & (1u << k)))
-            continue;
-        xt_warn(fd, XT_WARN_ALL, failed & (1u << k) ? "out of memory (%s)" : NULL,
-                mine[k].layer->name);
-        free(mine[k].state);
-        free(mine[k].counters);
-        mine[k].layer = NULL;
-    }
-}
-
-/* ROMIO: after a successful open, on every rank */
+/* ROMIO: after a successful open, on every rank: stack the layers whose
+ * memory the hint pass allocated (and agreed on: no collective here) */
 void ADIOI_Xt_open(ADIO_File fd)
 {
     struct xt_file *xf = xt_file(fd);
-    struct xt_slot mine[XT_NLAYERS] = { 0 };
     xt_opening_internal = 0;
     if (!xf)
         return;
     const ADIOI_Fns *below = fd->fns;
-    alloc_slots(fd, xf, mine);
-    for (int k = 0; k < xt_nlayers && xf->nslots < XT_MAX_LAYERS; k++) {
-        const struct xt_layer *l = mine[k].layer;
-        if (!l)
-            continue;
+    const int n = xf->nalloc;
+    xf->nalloc = xf->nslots = 0;
+    for (int s = 0; s < n; s++) {       /* installed ones move down over failed ones */
         struct xt_slot *slot = &xf->slots[xf->nslots];
-        *slot = mine[k];
+        const int id = xf->alloc_id[s];
+        if (slot != &xf->slots[s])
+            *slot = xf->slots[s];
         stack_table(slot, below);
-        xf->nslots++;
-        xf->slot_of[k] = slot;
-        if (l->open && l->open(fd, slot->state) != 0) {
-            xf->nslots--;
-            xf->slot_of[k] = NULL;
-            free_slot(xf, slot);
+        xf->slot_of[id] = slot;
+        if (slot->layer->open && slot->layer->open(fd, slot->state) != 0) {
+            xf->slot_of[id] = NULL;
+            free(slot->state);
+            free(slot->counters);
             continue;
         }
+        xf->nslots++;
         below = &slot->fns;
     }
     if (xf->nslots > 0) {
@@ -250,7 +184,7 @@ void ADIOI_Xt_close(ADIO_File fd, int *error_code)
     }
     if (xf->stock)
         fd->fns = xf->stock;
-    free_slots(xf);
+    xt_slots_free(xf);
     free(xf);
     fd->xt = NULL;
 }

@@ -3,101 +3,158 @@
  * Every rank reads its hints from the info object (at open also from the
  * environment).  Hints flagged XT_AGREE take rank 0's text on every rank.
  * Each problem is warned about once per job, by the lowest rank that saw it
- * (xt_warn_slots).  Costs one bcast pair and one allreduce per call. */
+ * (xt_warn_slots).  A pass with input costs one bcast (more only when rank
+ * 0's agreed texts exceed XT_BCAST_CHUNK) and one allreduce, which also
+ * tells whether every rank had the memory; the values are committed only
+ * then.  Nothing is calloc'd: texts and warnings are allocated when given. */
 #include "xt_layer.h"
 
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #define XT_RAW_LEN 1024
+#define XT_BCAST_CHUNK 4096
+#define XT_NWARN (2 * XT_NHINTS + XT_NRULES + XT_NLAYERS + 1)
+_Static_assert(XT_NWARN <= XT_WARN_MAX, "one allreduce carries every warning slot");
 
-struct xt_raw {
-    int given;
-    char text[XT_RAW_LEN];
+/* one pass: the raw texts, the values it settles on, its warnings */
+struct xt_pass {
+    struct xt_file *xf;
+    int at_open, ok;
+    struct xt_hint_value *next; /* the values to commit (XT_NHINTS) */
+    int given[XT_NHINTS];
+    char *mine[XT_NHINTS];      /* this rank's text; NULL: not given */
+    const char *r0[XT_NHINTS];  /* rank 0's text of each XT_AGREE hint */
+    char *agreed;               /* the bcast buffer r0 points into */
+    char *warn[XT_NWARN];       /* per slot: NULL, or this rank's text */
 };
 
-static void read_raw(MPI_Info info, const struct xt_hint_def *def, int at_open, struct xt_raw *r)
+static char *dup_text(struct xt_pass *p, const char *text)
 {
-    int flag = 0;
-    r->given = 0;
-    r->text[0] = '\0';
-    if (info != MPI_INFO_NULL)
-        ADIOI_Info_get(info, def->name, XT_RAW_LEN - 1, r->text, &flag);
-    if (flag) {
-        r->given = 1;
-        return;
-    }
-    const char *env = (at_open && def->env) ? getenv(def->env) : NULL;
-    if (env && *env) {
-        snprintf(r->text, XT_RAW_LEN, "%s", env);
-        r->given = 1;
-    }
+    char *d = strdup(text);
+    p->ok &= d != NULL;
+    return d;
 }
 
-/* rank 0's raw text of every XT_AGREE hint, on all ranks */
-static void bcast_agreed(MPI_Comm comm, int rank, const struct xt_raw *mine, struct xt_raw *r0,
-                         char *buf)
+static void say(struct xt_pass *p, int slot, const char *fmt, ...)
+    __attribute__((format(printf, 3, 4)));
+static void say(struct xt_pass *p, int slot, const char *fmt, ...)
+{
+    char text[XT_WARN_LEN];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(text, sizeof(text), fmt, ap);
+    va_end(ap);
+    free(p->warn[slot]);
+    p->warn[slot] = dup_text(p, text);
+}
+
+static void read_raw(struct xt_pass *p, MPI_Info info, int h)
+{
+    const struct xt_hint_def *def = &xt_hint_defs[h];
+    char text[XT_RAW_LEN];
+    int flag = 0;
+    if (info != MPI_INFO_NULL)
+        ADIOI_Info_get(info, def->name, XT_RAW_LEN - 1, text, &flag);
+    const char *env = (!flag && p->at_open && def->env) ? getenv(def->env) : NULL;
+    if (flag || (env && *env))
+        p->mine[h] = dup_text(p, flag ? text : env);
+}
+
+/* rank 0's packed XT_AGREE texts ('1' text NUL, or '0' NUL, per hint) into
+ * out (NULL: only measure); returns the length */
+static int pack_agreed(const struct xt_pass *p, char *out)
 {
     int len = 0;
-    if (rank == 0) {
-        for (int h = 0; h < XT_NHINTS; h++) {
-            if (!(xt_hint_defs[h].flags & XT_AGREE))
-                continue;
-            buf[len++] = mine[h].given ? '1' : '0';
-            len += sprintf(buf + len, "%s", mine[h].text) + 1;
-        }
-    }
-    MPI_Bcast(&len, 1, MPI_INT, 0, comm);
-    MPI_Bcast(buf, len, MPI_CHAR, 0, comm);
-    const char *p = buf;
     for (int h = 0; h < XT_NHINTS; h++) {
         if (!(xt_hint_defs[h].flags & XT_AGREE))
             continue;
-        r0[h].given = *p++ == '1';
-        snprintf(r0[h].text, XT_RAW_LEN, "%s", p);
-        p += strlen(p) + 1;
+        const char *t = p->mine[h] ? p->mine[h] : "";
+        if (out) {
+            out[len] = p->mine[h] ? '1' : '0';
+            memcpy(out + len + 1, t, strlen(t) + 1);
+        }
+        len += (int) strlen(t) + 2;
+    }
+    return len;
+}
+
+/* rank 0's texts on every rank: chunk 0 carries the length (-1: rank 0 is
+ * out of memory) and the first bytes; further chunks only for long texts */
+static void bcast_agreed(MPI_Comm comm, struct xt_pass *p)
+{
+    char chunk[XT_BCAST_CHUNK];
+    const int root = p->xf->rank == 0, cap0 = XT_BCAST_CHUNK - (int) sizeof(int);
+    int len = root ? pack_agreed(p, NULL) : 0;
+    char *all = root ? malloc(len + 1) : NULL;
+    if (root && !all)
+        p->ok = 0, len = -1;
+    if (root && all)
+        pack_agreed(p, all);
+    memcpy(chunk, &len, sizeof(int));
+    if (root && len > 0)
+        memcpy(chunk + sizeof(int), all, len < cap0 ? len : cap0);
+    MPI_Bcast(chunk, XT_BCAST_CHUNK, MPI_CHAR, 0, comm);
+    memcpy(&len, chunk, sizeof(int));
+    if (!root && len >= 0 && !(all = malloc(len + 1)))
+        p->ok = 0;
+    if (!root && all)
+        memcpy(all, chunk + sizeof(int), len < cap0 ? len : cap0);
+    for (int off = cap0; off < len; off += XT_BCAST_CHUNK) {
+        int n = len - off < XT_BCAST_CHUNK ? len - off : XT_BCAST_CHUNK;
+        if (root)
+            memcpy(chunk, all + off, n);
+        MPI_Bcast(chunk, n, MPI_CHAR, 0, comm);
+        if (!root && all)
+            memcpy(all + off, chunk, n);
+    }
+    p->agreed = all;
+    for (int h = 0, at = 0; all && h < XT_NHINTS; h++) {
+        if (!(xt_hint_defs[h].flags & XT_AGREE))
+            continue;
+        p->r0[h] = all[at] == '1' ? all + at + 1 : NULL;
+        at += (int) strlen(all + at + 1) + 2;
     }
 }
 
-/* one hint on this rank: the value to use, and the warnings this rank owns */
-static void settle(struct xt_file *xf, int h, const struct xt_raw *mine, const struct xt_raw *r0,
-                   int at_open, char *warn_bad, char *warn_agree)
+static int same_text(const char *a, const char *b)
+{
+    return a == b || (a && b && strcmp(a, b) == 0);
+}
+
+/* one hint: the value to use, and the warnings this rank owns */
+static void settle(struct xt_pass *p, int h)
 {
     const struct xt_hint_def *def = &xt_hint_defs[h];
     const int agree = def->flags & XT_AGREE;
-    const struct xt_raw *use = agree ? r0 : mine;
-    const int owner = !agree || xf->rank == 0;     /* who warns about the value */
-    struct xt_hint_value cur = xf->hints[h], cand;
+    const char *use = agree ? p->r0[h] : p->mine[h];
+    const int owner = !agree || p->xf->rank == 0;      /* who warns about the value */
+    struct xt_hint_value cand, *cur = &p->next[h];      /* default at open, else current */
     char why[160];
 
-    if (!use->given) {
-        if (at_open)
-            xt_hint_default(def, &xf->hints[h]);
-        cand = xf->hints[h];
-    } else if (xt_hint_parse(def, use->text, &cand, why, sizeof(why)) != 0) {
-        if (at_open)
-            xt_hint_default(def, &cand);
-        else
-            cand = cur;
+    if (use && xt_hint_parse(def, use, &cand, why, sizeof(why)) != 0) {
+        char msg[XT_WARN_LEN];
+        cand = *cur;
+        xt_hint_bad_warning(msg, sizeof(msg), def, use, why, cand.s);
         if (owner)
-            xt_hint_bad_warning(warn_bad, XT_WARN_LEN, def, use->text, why, cand.s);
+            say(p, 2 * h, "%s", msg);
     }
-    if (use->given && !at_open && (def->flags & XT_OPEN_ONLY) && strcmp(cand.s, cur.s) != 0) {
+    if (use && !p->at_open && (def->flags & XT_OPEN_ONLY) && strcmp(cand.s, cur->s) != 0) {
         if (owner)
-            snprintf(warn_agree, XT_WARN_LEN, "hint %s: '%s' can only be "
-                     "set at open; keeping '%s'", def->name, use->text, cur.s);
-        cand = cur;
+            say(p, 2 * h + 1, "hint %s: '%s' can only be set at open; keeping '%s'",
+                def->name, use, cur->s);
+        cand = *cur;
     }
-    if (use->given) {
-        xf->hints[h] = cand;
-        xf->given[h] = 1;
+    if (use) {
+        *cur = cand;
+        p->given[h] = 1;
     }
-    if (agree && (mine->given != r0->given || strcmp(mine->text, r0->text) != 0))
-        snprintf(warn_agree, XT_WARN_LEN, "hint %s: rank %d has '%s' but "
-                 "rank 0 has '%s'; all ranks use '%s'", def->name, xf->rank,
-                 mine->given ? mine->text : "(unset)", r0->given ? r0->text : "(unset)",
-                 xf->hints[h].s);
+    if (agree && !same_text(p->mine[h], p->r0[h]))
+        say(p, 2 * h + 1, "hint %s: rank %d has '%s' but rank 0 has '%s'; all ranks use '%s'",
+            def->name, p->xf->rank, p->mine[h] ? p->mine[h] : "(unset)",
+            p->r0[h] ? p->r0[h] : "(unset)", cur->s);
 }
 
 /* key starts with one of our prefixes (a hint of ours, or a typo of one) */
@@ -109,36 +166,9 @@ static int under_our_prefix(const char *key)
     return 0;
 }
 
-static void warn_unknown_keys(MPI_Info info, char *warn)
-{
-    int nkeys = 0;
-    char key[MPI_MAX_INFO_KEY + 1];
-    if (info == MPI_INFO_NULL)
-        return;
-    MPI_Info_get_nkeys(info, &nkeys);
-    for (int k = 0; k < nkeys && !warn[0]; k++) {
-        MPI_Info_get_nthkey(info, k, key);
-        if (under_our_prefix(key) && xt_hint_find(key) < 0)
-            snprintf(warn, XT_WARN_LEN, "unknown hint %s ignored "
-                     "(see the hint reference in README)", key);
-    }
-}
-
-/* the table's rules between hints; who warns as for a bad value */
-static void check_rules(struct xt_file *xf, char (*warn)[XT_WARN_LEN])
-{
-    for (int r = 0; r < XT_NRULES; r++) {
-        const struct xt_hint_rule *rule = &xt_hint_rules[r];
-        int owner = !(xt_hint_defs[rule->a].flags & XT_AGREE) || xf->rank == 0;
-        char msg[XT_WARN_LEN];
-        if (xt_hint_rule_check(rule, xf->hints, msg, sizeof(msg)) && owner)
-            snprintf(warn[r], XT_WARN_LEN, "%s", msg);
-    }
-}
-
 /* anything for romio-xt on this rank: a key that is one of our hints or has
  * one of our prefixes (a typo to warn about), or at open a hint's variable */
-static int own_input(MPI_Info info, int at_open)
+int xt_info_wanted(MPI_Info info, int at_open)
 {
     int nkeys = 0;
     char key[MPI_MAX_INFO_KEY + 1];
@@ -157,96 +187,128 @@ static int own_input(MPI_Info info, int at_open)
     return 0;
 }
 
-/* no rank has anything for romio-xt (the common case: a job that does not
- * use it): one allreduce; at open every hint takes its default, later
- * passes change nothing (no-hint open cost, docs/results/overhead.md).  The
- * same allreduce agrees that every rank has its file state xf (allocated
- * just before, at open; *ok 0: not on some rank, nothing is done). */
-static int nothing_given(ADIO_File fd, struct xt_file *xf, MPI_Info users_info, int at_open,
-                         int *ok)
+/* the table's rules between hints; who warns as for a bad value */
+static void check_rules(struct xt_pass *p)
 {
-    static struct xt_hint_value defaults[XT_NHINTS];
-    static int init;
-    int v[2] = { !own_input(users_info, at_open), xf != NULL };
-    MPI_Allreduce(MPI_IN_PLACE, v, 2, MPI_INT, MPI_MIN, fd->comm);
-    *ok = v[1];
-    if (!*ok) {
-        xt_warn(fd, XT_WARN_ALL, xf ? NULL : "out of memory (romio-xt's file state; stock "
-                "ROMIO runs this file)");
-        return 1;
+    for (int r = 0; r < XT_NRULES; r++) {
+        const struct xt_hint_rule *rule = &xt_hint_rules[r];
+        int owner = !(xt_hint_defs[rule->a].flags & XT_AGREE) || p->xf->rank == 0;
+        char msg[XT_WARN_LEN];
+        if (xt_hint_rule_check(rule, p->next, msg, sizeof(msg)) && owner)
+            say(p, 2 * XT_NHINTS + r, "%s", msg);
     }
-    if (!v[0])
-        return 0;
-    if (!init) {
+}
+
+/* the layers' memory (xt_layer.h); here, next to the hint pass that agrees
+ * on it, so that xt_hooks.c and xt_info.c do not call each other */
+void xt_slots_free(struct xt_file *xf)
+{
+    for (int s = 0; s < xf->nslots || s < xf->nalloc; s++) {
+        free(xf->slots[s].state);
+        free(xf->slots[s].counters);
+    }
+    xf->nslots = xf->nalloc = 0;
+}
+
+int xt_slots_alloc(struct xt_file *xf)
+{
+    int ok = 1;
+    xf->nalloc = 0;
+    for (int k = 0; k < xt_nlayers && xf->nalloc < XT_MAX_LAYERS; k++) {
+        const struct xt_layer *l = xt_layers[k];
+        if (!l->wanted(xf))
+            continue;
+        struct xt_slot *slot = &xf->slots[xf->nalloc];
+        slot->layer = l;
+        slot->state = xt_calloc(1, l->state_size);
+        slot->counters = xt_calloc(l->ncounters + 1, sizeof(int64_t));
+        ok &= slot->state && slot->counters;
+        xf->alloc_id[xf->nalloc++] = k;
+    }
+    return ok;
+}
+
+/* at open: each wanted layer's check of hint values only this rank can see
+ * (xt_layer.h check_hints), one slot per layer */
+static void check_layers(struct xt_pass *p)
+{
+    char msg[XT_WARN_LEN];
+    for (int k = 0; k < xt_nlayers; k++) {
+        const struct xt_layer *l = xt_layers[k];
+        msg[0] = '\0';
+        if (l->check_hints && l->wanted(p->xf))
+            l->check_hints(p->xf, msg, sizeof(msg));
+        if (msg[0])
+            say(p, 2 * XT_NHINTS + XT_NRULES + k, "%s", msg);
+    }
+}
+
+static void warn_unknown_keys(struct xt_pass *p, MPI_Info info)
+{
+    int nkeys = 0;
+    char key[MPI_MAX_INFO_KEY + 1];
+    if (info == MPI_INFO_NULL)
+        return;
+    MPI_Info_get_nkeys(info, &nkeys);
+    for (int k = 0; k < nkeys && !p->warn[XT_NWARN - 1]; k++) {
+        MPI_Info_get_nthkey(info, k, key);
+        if (under_our_prefix(key) && xt_hint_find(key) < 0)
+            say(p, XT_NWARN - 1, "unknown hint %s ignored (see the hint reference in README)",
+                key);
+    }
+}
+
+static void pass_free(struct xt_pass *p)
+{
+    for (int h = 0; h < XT_NHINTS; h++)
+        free(p->mine[h]);
+    for (int k = 0; k < XT_NWARN; k++)
+        free(p->warn[k]);
+    free(p->agreed);
+    free(p->next);
+}
+
+void xt_info_apply(ADIO_File fd, struct xt_file *xf, MPI_Info users_info, int at_open,
+                   int anyone)
+{
+    const struct xt_hint_value *base = at_open ? xt_hint_defaults() : xf->hints;
+    if (!anyone) {      /* the common case (docs/results/overhead.md) */
+        if (at_open)
+            memcpy(xf->hints, base, sizeof(xf->hints));
+        return;
+    }
+    struct xt_pass p = {.xf = xf,.at_open = at_open,.ok = 1 };
+    if ((p.next = malloc(sizeof(xf->hints))))
+        memcpy(p.next, base, sizeof(xf->hints));
+    p.ok = p.next != NULL;
+    for (int h = 0; h < XT_NHINTS; h++)
+        read_raw(&p, users_info, h);
+    bcast_agreed(fd->comm, &p);
+    for (int h = 0; p.ok && h < XT_NHINTS; h++)
+        settle(&p, h);
+    if (p.ok)
+        check_rules(&p);
+    if (p.ok && xf->rank == 0)
+        warn_unknown_keys(&p, users_info);
+    if (p.ok && at_open) {      /* the layers' memory, agreed below with the rest */
+        memcpy(xf->hints, p.next, sizeof(xf->hints));
+        check_layers(&p);
+        p.ok = xt_slots_alloc(xf);
+    }
+    if (xt_warn_slots(fd, p.warn, XT_NWARN, p.ok)) {
+        memcpy(xf->hints, p.next, sizeof(xf->hints));
         for (int h = 0; h < XT_NHINTS; h++)
-            xt_hint_default(&xt_hint_defs[h], &defaults[h]);
-        init = 1;
+            xf->given[h] |= p.given[h];
+    } else {
+        if (at_open) {
+            xt_slots_free(xf);
+            memcpy(xf->hints, base, sizeof(xf->hints));
+        }
+        if (!p.ok)
+            xt_warn(fd, XT_WARN_SELF, "out of memory (the hints and their layers); using the ones "
+                    "before");
     }
-    if (at_open)
-        memcpy(xf->hints, defaults, sizeof(defaults));
-    return 1;
-}
-
-/* layer k's state and counters in xf->arena (16-byte aligned pieces, in
- * registry order); returns the arena's size when k == xt_nlayers */
-size_t xt_arena_at(int k, size_t *state, size_t *counters)
-{
-    size_t off = 0;
-    for (int i = 0; i <= k && i < xt_nlayers; i++) {
-        const struct xt_layer *l = xt_layers[i];
-        *state = off;
-        off += (l->state_size + 15) / 16 * 16;
-        *counters = off;
-        off += ((size_t) (l->ncounters + 1) * sizeof(int64_t) + 15) / 16 * 16;
-    }
-    return off;
-}
-
-size_t xt_arena_size(void)
-{
-    size_t s, c;
-    return xt_arena_at(xt_nlayers, &s, &c);
-}
-
-int xt_info_apply(ADIO_File fd, struct xt_file *xf, MPI_Info users_info, int at_open)
-{
-    int ok;
-    if (nothing_given(fd, xf, users_info, at_open, &ok))
-        return ok ? 0 : -1;
-    const int nwarn = 2 * XT_NHINTS + XT_NRULES + XT_NLAYERS + 1;
-    struct xt_raw *mine = xt_calloc(2 * XT_NHINTS, sizeof(*mine)), *r0 = mine + XT_NHINTS;
-    char (*warn)[XT_WARN_LEN] = xt_calloc(nwarn, XT_WARN_LEN);
-    char *buf = xt_calloc(XT_NHINTS, XT_RAW_LEN + 1);
-    void *arena = at_open ? xt_calloc(1, xt_arena_size()) : NULL;
-
-    if (!xt_all_ok(fd, mine && warn && buf && (arena || !at_open),
-                   "reading the hints; using the ones before")) {
-        for (int h = 0; at_open && h < XT_NHINTS; h++)
-            xt_hint_default(&xt_hint_defs[h], &xf->hints[h]);
-        free(arena);
-        free(buf);
-        free(warn);
-        free(mine);
-        return 0;
-    }
-    if (at_open)
-        xf->arena = arena;
-    for (int h = 0; h < XT_NHINTS; h++)
-        read_raw(users_info, &xt_hint_defs[h], at_open, &mine[h]);
-    bcast_agreed(fd->comm, xf->rank, mine, r0, buf);
-    for (int h = 0; h < XT_NHINTS; h++)
-        settle(xf, h, &mine[h], &r0[h], at_open, warn[2 * h], warn[2 * h + 1]);
-    check_rules(xf, warn + 2 * XT_NHINTS);
-    for (int k = 0; at_open && k < xt_nlayers; k++)
-        if (xt_layers[k]->check_hints && xt_layers[k]->wanted(xf))
-            xt_layers[k]->check_hints(xf, warn[2 * XT_NHINTS + XT_NRULES + k], XT_WARN_LEN);
-    if (xf->rank == 0)
-        warn_unknown_keys(users_info, warn[nwarn - 1]);
-    xt_warn_slots(fd, warn, nwarn);
-    free(buf);
-    free(warn);
-    free(mine);
-    return 0;
+    pass_free(&p);
 }
 
 void xt_info_publish(ADIO_File fd, const struct xt_file *xf)

@@ -50,18 +50,25 @@ static void putf(struct xt_json *j, const char *fmt, ...)
     put(j, tmp, (size_t) n < sizeof(tmp) ? (size_t) n : sizeof(tmp) - 1);
 }
 
+/* runs of plain characters go in one put, escapes one by one */
 static void put_string(struct xt_json *j, const char *s)
 {
     put(j, "\"", 1);
-    for (const unsigned char *p = (const unsigned char *) s; *p; p++) {
+    for (const unsigned char *p = (const unsigned char *) s; *p;) {
+        size_t run = 0;
+        while (p[run] && p[run] != '"' && p[run] != '\\' && p[run] >= 0x20)
+            run++;
+        put(j, (const char *) p, run);
+        p += run;
+        if (!*p)
+            break;
         if (*p == '"' || *p == '\\') {
             char esc[2] = { '\\', (char) *p };
             put(j, esc, 2);
-        } else if (*p < 0x20) {
-            putf(j, "\\u%04x", *p);
         } else {
-            put(j, (const char *) p, 1);
+            putf(j, "\\u%04x", *p);
         }
+        p++;
     }
     put(j, "\"", 1);
 }

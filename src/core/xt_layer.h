@@ -88,12 +88,11 @@ struct xt_file {
                                  * application's thread (noted requests, absorbed calls) */
     int nslots;
     struct xt_slot slots[XT_MAX_LAYERS];        /* the installed layers, bottom first */
+    /* at open, before ADIOI_Xt_open stacks them: slots[0..nalloc) hold the
+     * memory of the layers the hints want (registry ids alloc_id[]) */
+    int nalloc, alloc_id[XT_MAX_LAYERS];
     struct xt_slot *slot_of[XT_NLAYERS];        /* by registry id; NULL: not installed */
     double open_time;
-    /* every registered layer's state and counters in one block, allocated
-     * with the hint pass's buffers at open (agreed by its allreduce; NULL:
-     * each wanted layer's are allocated at ADIOI_Xt_open) */
-    void *arena;
 };
 
 /* per-file state; NULL for ROMIO's internal files */
@@ -161,14 +160,18 @@ double xt_now(void);
 /* hint h's parsed value on fd (the default for ROMIO's internal files) */
 const struct xt_hint_value *xt_hint(ADIO_File fd, enum xt_hint_id h);
 
-/* collective hint processing (xt_info.c): parse users_info (and, at open, the
- * environment), agree across ranks, warn once, publish into fd->info.  At
- * open xf may be NULL (out of memory): -1 on every rank when it is NULL on
- * any, else 0. */
-int xt_info_apply(ADIO_File fd, struct xt_file *xf, MPI_Info users_info, int at_open);
-/* bytes of xf->arena; layer k's state and counters at these offsets in it */
-size_t xt_arena_size(void);
-size_t xt_arena_at(int k, size_t *state, size_t *counters);
+/* collective hint processing (xt_info.c): does this rank have input for
+ * romio-xt (a key of ours or with our prefix; at open a hint's variable)?
+ * Then, on every rank, with anyone = whether some rank has: parse users_info
+ * (and, at open, the environment), agree across ranks, warn once */
+int xt_info_wanted(MPI_Info users_info, int at_open);
+/* the memory of every layer xf->hints want (xf->nalloc slots); 0 when an
+ * allocation failed on this rank (the hint pass agrees on it); free: all of
+ * them, stacked or not */
+int xt_slots_alloc(struct xt_file *xf);
+void xt_slots_free(struct xt_file *xf);
+void xt_info_apply(ADIO_File fd, struct xt_file *xf, MPI_Info users_info, int at_open,
+                   int anyone);
 void xt_info_publish(ADIO_File fd, const struct xt_file *xf);
 
 /* the registered layers, bottom first */

@@ -367,14 +367,31 @@ static int run(struct ads_call *c, const struct ads_views *v, int64_t fpos, int6
 
 /* --- the call ------------------------------------------------------------ */
 
-/* calls left to the layer below: a file system other than plain POSIX,
- * atomic mode (stock ROMIO locks the whole access), nothing to move; and
- * writes over a write-behind cache, which takes ROMIO's read-modify-write
- * straight to the file (through its contiguous calls, other processes'
- * cached bytes would be missed) */
-static int delegate(ADIO_File fd, struct ads_state *st, int64_t bytes, int is_write)
+/* A contiguous file view leaves nothing to sieve: ROMIO moves the range in
+ * one request and packs memory, where we would plan piece by piece.  Reads
+ * that cross the end of file stay ours: ROMIO fills the bytes past it from
+ * its uninitialised buffer, we leave them untouched. */
+static int contig_view(ADIO_File fd, int64_t bytes, int fpt, ADIO_Offset offset, int is_write)
 {
-    return !(st->direct || (st->via_lower && !is_write)) || fd->atomicity || bytes == 0;
+    int contig = 0;
+    struct stat sb;
+    ADIOI_Datatype_iscontig(fd->filetype, &contig);
+    if (!contig || is_write)
+        return contig;
+    int64_t off = fpt == ADIO_INDIVIDUAL ? fd->fp_ind : fd->disp + (int64_t) offset * fd->etype_size;
+    return fstat(fd->fd_sys, &sb) == 0 && off + bytes <= sb.st_size;
+}
+
+/* calls left to the layer below: a file system other than plain POSIX,
+ * atomic mode (stock ROMIO locks the whole access), nothing to move, a
+ * contiguous file view; and writes over a write-behind cache, which takes
+ * ROMIO's read-modify-write straight to the file (through its contiguous
+ * calls, other processes' cached bytes would be missed) */
+static int delegate(ADIO_File fd, struct ads_state *st, int64_t bytes, int is_write, int fpt,
+                    ADIO_Offset offset)
+{
+    return !(st->direct || (st->via_lower && !is_write)) || fd->atomicity || bytes == 0 ||
+        contig_view(fd, bytes, fpt, offset, is_write);
 }
 
 /* the planner for this call: warm and cold costs; the page cache is looked
@@ -442,7 +459,8 @@ void ads_strided(ADIO_File fd, void *buf, int count, MPI_Datatype dt, int fpt,
     struct ads_views v;
     int64_t bytes = xt_bytes(count, dt);
     xt_count(fd, XT_LAYER_ads, ADS_C_CALLS, 1);
-    if (delegate(fd, st, bytes, is_write) || views_init(&v, fd, buf, dt, bytes) != 0) {
+    if (delegate(fd, st, bytes, is_write, fpt, offset) ||
+        views_init(&v, fd, buf, dt, bytes) != 0) {
         xt_count(fd, XT_LAYER_ads, ADS_C_DELEGATED, 1);
         if (is_write)
             lower->ADIOI_xxx_WriteStrided(fd, buf, count, dt, fpt, offset, status, error_code);

@@ -258,6 +258,8 @@ void orth_report(ADIO_File fd, void *state, struct xt_json *j)
     xt_json_num(j, "budget", st->sel.budget);
     xt_json_int(j, "deferred_trials", st->sel.deferred);
     xt_json_num(j, "trial_seconds_lost", st->sel.spent);
+    xt_json_num(j, "trial_cost", st->sel.trial_cost);
+    xt_json_int(j, "skipped_trials", st->sel.skipped);
     xt_json_open(j, "runs", '{');
     for (int c = 0; c < orth_ncands; c++)
         xt_json_int(j, orth_cands[c].name, st->runs[c]);

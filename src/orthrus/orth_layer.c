@@ -51,8 +51,33 @@ static void describe(struct orth_call *c, struct orth_sig *sig)
         sum[ORTH_R_GAPS] / (sig->nreqs - sig->nprocs) : 0;
 }
 
-/* the candidate (orth_cands index) for this call, and its selection entry */
-static int choose(struct orth_state *st, const struct orth_sig *sig, struct orth_entry **e)
+/* core_first where every node holds one process is independent I/O: each
+ * process accesses its own pieces, one system call each, where two_phase's
+ * aggregators merge the processes' pieces.  Measured here with pieces below
+ * this size on average: 3x two_phase's time at 64 B (write and read), 2x for
+ * 256 B writes; from 1 KiB on it can win (docs/results/orthrus-predict-s7.md),
+ * so below it its trial is skipped. */
+#define ORTH_MIN_PIECE 1024
+
+/* 1 when the view predicts that candidate c (orth_cands index) loses by more
+ * than the drop rule (only under the regret bound: budget 0 examines every
+ * candidate); may make the node communicator (collective: called on every
+ * rank for the same agreed trial) */
+static int predicted_slow(ADIO_File fd, struct orth_state *st, const struct orth_sig *sig,
+                          int c)
+{
+    int nprocs;
+    if (st->sel.budget <= 0 || c != ORTH_core_first || sig->bytes >= ORTH_MIN_PIECE * sig->nreqs)
+        return 0;
+    orth_nodes(fd, st);
+    MPI_Comm_size(fd->comm, &nprocs);
+    return st->nnodes == nprocs;
+}
+
+/* the candidate (orth_cands index) for this call, and its selection entry;
+ * a trial the view predicts to lose is skipped when it is due */
+static int choose(ADIO_File fd, struct orth_state *st, const struct orth_sig *sig,
+                  struct orth_entry **e)
 {
     *e = NULL;
     if (sig->bytes == 0 || sig->bytes > ORTH_MAX_BYTES)
@@ -60,6 +85,10 @@ static int choose(struct orth_state *st, const struct orth_sig *sig, struct orth
     if (st->forced >= 0)
         return st->forced;
     *e = orth_sel_entry(&st->sel, sig);
+    for (int k = 0; k < st->sel.ncand && (*e)->phase == ORTH_EXAMINING &&
+         (*e)->cur != st->sel.home && orth_sel_pick(*e) == (*e)->cur &&
+         predicted_slow(fd, st, sig, st->rotation[(*e)->cur]); k++)
+        orth_sel_skip(&st->sel, *e, (*e)->cur);
     return st->rotation[orth_sel_pick(*e)];
 }
 
@@ -70,7 +99,7 @@ static void run_call(ADIO_File fd, struct orth_call *c, int *err)
     struct orth_entry *e;
     describe(c, &sig);
     st->ncalls++;
-    int cand = choose(st, &sig, &e);
+    int cand = choose(fd, st, &sig, &e);
     if (c->is_write && (cand < 0 || orth_cands[cand].run != orth_view_based))
         vb_bypassed_write(fd, 1);
     if (cand < 0) {
@@ -84,9 +113,13 @@ static void run_call(ADIO_File fd, struct orth_call *c, int *err)
         .is_write = c->is_write
     };
     int own = orth_cands[cand].run != orth_two_phase;
-    /* their first-use setup (made lazily, collective) is not timed as the call */
+    /* their first-use setup (made lazily, collective) is not timed as the call:
+     * the node communicator, and view_based's first view exchange in the file
+     * (later ones, after a new view, are part of their call) */
     if (cand == ORTH_core_first || cand == ORTH_disk_first)
         orth_nodes(fd, c->st);
+    if (cand == ORTH_view_based && st->runs[cand] == 1 && vb_of(fd)->stale)
+        vb_exchange(fd, vb_of(fd), 1);
     if (own)
         xt_coll_notify(fd, XT_LAYER_orth, &xc, 0);
     double t0 = xt_now();

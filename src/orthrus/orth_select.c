@@ -16,8 +16,11 @@
  * trials << ORTH_MAX_BACKOFF calls */
 #define ORTH_MAX_BACKOFF 3
 /* a trial is budgeted as if it took this many times home's call time (a
- * candidate 1.5x slower is dropped after one call) */
+ * candidate 1.5x slower is dropped after one call) until a trial of the file
+ * took longer: then as the slowest trial so far, up to ORTH_TRIAL_COST_MAX
+ * (a longer trial would still let a long run try the rest) */
 #define ORTH_TRIAL_COST 2.0
+#define ORTH_TRIAL_COST_MAX 8.0
 
 /* adds one call to a window, remembering its slowest call */
 static void add_call(struct orth_window *w, double b, double t)
@@ -54,6 +57,7 @@ void orth_sel_init(struct orth_sel *s, int ncand, int trials, double threshold)
     s->ncand = ncand < 1 ? 1 : ncand > ORTH_MAX_CAND ? ORTH_MAX_CAND : ncand;
     s->trials = trials < 1 ? 1 : trials;
     s->threshold = threshold;
+    s->trial_cost = ORTH_TRIAL_COST;
 }
 
 void orth_sel_budget(struct orth_sel *s, double budget, int home)
@@ -85,7 +89,7 @@ int orth_sel_affordable(const struct orth_sel *s, const struct orth_entry *e)
     if (s->budget <= 0 || e->phase != ORTH_EXAMINING || e->cur == s->home)
         return 1;
     double ref = home_time(s, e);
-    return ref > 0 && s->spent + (ORTH_TRIAL_COST - 1) * ref <= s->budget * home_total(s);
+    return ref > 0 && s->spent + (s->trial_cost - 1) * ref <= s->budget * home_total(s);
 }
 
 int orth_sig_equal(const struct orth_sig *a, const struct orth_sig *b)
@@ -198,6 +202,32 @@ static int next_candidate(const struct orth_sel *s, const struct orth_entry *e, 
     return -1;
 }
 
+/* a trial's loss (time - ref, ref = home's time for the call) is charged to
+ * the budget, and a trial slower than the trials' estimate raises it */
+static void learn_trial(struct orth_sel *s, double time, double ref)
+{
+    s->spent += time - ref;
+    if (ref > 0 && time / ref > s->trial_cost)
+        s->trial_cost = time / ref < ORTH_TRIAL_COST_MAX ? time / ref : ORTH_TRIAL_COST_MAX;
+}
+
+/* after candidate c's turn (left: candidates not dropped): the next
+ * candidate of the round, the next round, or the choice (returns 1) */
+static int advance(struct orth_sel *s, struct orth_entry *e, int c, int left)
+{
+    int next = next_candidate(s, e, c);
+    if (next >= 0) {
+        e->cur = next;
+        return 0;
+    }
+    if (++e->trial < s->trials && left > 1) {
+        e->cur = next_candidate(s, e, -1);
+        return 0;
+    }
+    choose(s, e);
+    return 1;
+}
+
 /* an examination runs the candidates in rounds, one call each per round, so
  * a drift during the examination (page cache filling, read-ahead ramping up,
  * other jobs) hits them alike; `trials` rounds, or fewer when one candidate
@@ -210,20 +240,10 @@ static int examine(struct orth_sel *s, struct orth_entry *e, int c, double bytes
         return 0;
     }
     if (c != s->home && s->budget > 0)
-        s->spent += time - home_time(s, e);
+        learn_trial(s, time, home_time(s, e));
     add_call(&e->exam[c], bytes, time);
     e->exam_time += time;
-    int left = drop_slow(s, e), next = next_candidate(s, e, c);
-    if (next >= 0) {
-        e->cur = next;
-        return 0;
-    }
-    if (++e->trial < s->trials && left > 1) {
-        e->cur = next_candidate(s, e, -1);
-        return 0;
-    }
-    choose(s, e);
-    return 1;
+    return advance(s, e, c, drop_slow(s, e));
 }
 
 /* the best examination throughput among the losers */
@@ -265,6 +285,21 @@ int orth_sel_record(struct orth_sel *s, struct orth_entry *e, int c, double byte
     if (e->phase == ORTH_EXAMINING)
         return examine(s, e, c, bytes, time);
     return monitor(s, e, bytes, time);
+}
+
+int orth_sel_skip(struct orth_sel *s, struct orth_entry *e, int c)
+{
+    if (e->phase != ORTH_EXAMINING || c == s->home || e->out[c])
+        return 0;
+    e->out[c] = 1;
+    s->skipped++;
+    int left = 0, ended = 0;
+    for (int k = 0; k < s->ncand; k++)
+        left += !e->out[k];
+    if (c == e->cur)
+        ended = advance(s, e, c, left);
+    e->run = orth_sel_affordable(s, e) ? e->cur : s->home;
+    return ended;
 }
 
 int64_t orth_sel_digest(const struct orth_sel *s)

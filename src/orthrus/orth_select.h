@@ -66,6 +66,8 @@ struct orth_sel {
     double budget;
     int home;
     double spent;               /* seconds the trials took beyond home's rate (< 0: gained) */
+    double trial_cost;          /* a trial's estimate in home calls: 2, or the slowest trial's */
+    int64_t skipped;            /* trials left out on the view's prediction (orth_sel_skip) */
     int64_t deferred;           /* calls run by home while a trial was not affordable */
     uint64_t clock;
     int64_t evictions;
@@ -86,6 +88,10 @@ int orth_sel_pick(const struct orth_entry *e);
 /* after candidate c ran a call of e: bytes (all ranks) in time (slowest rank).
  * Returns 1 when this call ended an examination or started a re-examination. */
 int orth_sel_record(struct orth_sel *s, struct orth_entry *e, int c, double bytes, double time);
+/* candidate c is left out of e's examination (predicted, from the view, to
+ * lose by more than the drop rule); when it was next, the examination moves
+ * on.  Returns 1 when that ended the examination. */
+int orth_sel_skip(struct orth_sel *s, struct orth_entry *e, int c);
 /* a digest of everything that decides future calls (phases, candidates,
  * counters, table order): equal on all ranks when they agree */
 /* an entry for sig chosen without an examination (from a saved table):

@@ -24,13 +24,19 @@
     X(DROPPED_UNUSED, "blocks_dropped_unused") X(ALLOCS, "buffer_allocs") \
     X(PEAK_BYTES, "buffer_peak_bytes") X(DISABLED, "cache_disabled") \
     X(PASS_SEQ, "reads_passed_sequential") X(PASS_LARGE, "reads_passed_large") \
-    X(PASS_BUSY, "reads_passed_no_gap") X(UNPAID, "window_did_not_pay")
+    X(PASS_BUSY, "reads_passed_no_gap") X(UNPAID, "window_did_not_pay") \
+    X(WAITED, "waits_for_thread") X(WAIT_MISSED, "waits_timed_out") \
+    X(MISS_LOADING, "misses_block_loading") X(MISS_QUEUED, "misses_block_queued") \
+    X(LOADERS, "loader_threads")
 
 #define PF_ENUM(id, name) PF_C_##id,
 enum pf_counter { PF_COUNTERS(PF_ENUM) PF_NCOUNTERS };
 #undef PF_ENUM
 
 struct pf_file;
+
+/* loader threads per file, at most (pf_gate_loaders picks how many) */
+#define PF_MAX_LOADERS 4
 
 /* one prefetch method; every member is set */
 struct pf_method {
@@ -56,12 +62,22 @@ struct pf_file {
     struct pf_slot *slots;
     struct pf_gate gate;        /* which reads go through the window */
     int all_reads;              /* test only (ROMIO_XT_PF_TEST_ALL_READS): no gate */
+    int min_loaders;            /* test only (ROMIO_XT_PF_TEST_LOADERS): at least this many */
     int started, off;           /* off: pass every call through */
     /* the background thread; lock guards w and t */
     pthread_mutex_t lock;
     pthread_cond_t work, done;
-    pthread_t thread;
-    int have_thread, stop;
+    pthread_t thread[PF_MAX_LOADERS];
+    int have_thread, stop;      /* have_thread: loader threads running */
+    double advanced_at;         /* when the window last moved forward (s), under lock */
+    double consume_avg;         /* the reader's average time per block (s), under lock */
+    int consumes;
+    double load_avg;            /* the thread's average time per block (s), under lock */
+    double own_avg;             /* average time of a piece read from the file system
+                                 * by the reader (s); the reader's own */
+    int loads, owns;
+    int64_t served;             /* pieces served by the thread's work (buffer: from its
+                                 * buffers; fadvise: blocks it had advised); the reader's */
     ADIO_File fd;
 };
 
@@ -75,7 +91,10 @@ static inline int64_t pf_block_of(const struct pf_file *pf, ADIO_Offset off)
 /* the background thread (pf_thread.c): it fetches the QUEUED slots in
  * order with the method's fetch.  start: nonzero when it cannot run. */
 int pf_thread_start(ADIO_File fd, struct pf_file *pf);
-/* stops and joins it, frees the slots' buffers */
+/* with pf->lock held: start more loaders when one cannot keep up with the
+ * reader (pf_gate_loaders) */
+void pf_thread_more(struct pf_file *pf);
+/* stops and joins them, frees the slots' buffers */
 void pf_thread_stop(struct pf_file *pf);
 /* fetch a QUEUED slot now (the thread); called and returns with pf->lock
  * held, drops it during the fetch */

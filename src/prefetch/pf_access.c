@@ -7,10 +7,21 @@
 enum pf_move pf_access(ADIO_File fd, struct pf_file *pf, int64_t block, struct pf_plan *plan,
                        pf_drop_fn drop, void *arg)
 {
+    int64_t was = pf->w.cur;
     enum pf_move mv = pf_window_access(&pf->w, block);
     memset(plan, 0, sizeof(*plan));
     if (mv == PF_OUTSIDE)
         return mv;
+    if (mv != PF_STAY) {        /* how fast the reader moves through the blocks */
+        double now = xt_now();
+        if (mv == PF_ADVANCE && pf->advanced_at >= 0) {
+            double per = (now - pf->advanced_at) / (double) (block - was);
+            pf->consume_avg = pf->consumes++ ? 0.75 * pf->consume_avg + 0.25 * per : per;
+        }
+        pf->advanced_at = now;
+        if (pf->have_thread)
+            pf_thread_more(pf);
+    }
     if (mv == PF_JUMP)
         xt_count(fd, XT_LAYER_pf, PF_C_JUMPS, 1);
     pf_slots_reconcile(&pf->t, &pf->w, plan, drop, arg);

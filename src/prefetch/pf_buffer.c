@@ -7,6 +7,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include <unistd.h>
 
 /* bs bytes at off, or fewer at the end of the file; -1 on error */
@@ -56,35 +57,72 @@ static ADIO_Offset copy_out(struct pf_file *pf, struct pf_slot *s, char *buf,
     return n;
 }
 
+/* wait (pf->lock held) until the block is READY, given up, or `until` (s,
+ * xt_now's clock) passes; returns its slot when READY, else NULL */
+static struct pf_slot *wait_ready(struct pf_file *pf, int64_t block, double until)
+{
+    struct timespec ts;
+    ts.tv_sec = (time_t) until;
+    ts.tv_nsec = (long) ((until - (double) ts.tv_sec) * 1e9);
+    for (;;) {
+        struct pf_slot *s = pf_slots_find(&pf->t, block);
+        if (!s || s->state != PF_SLOT_LOADING)
+            return s && s->state == PF_SLOT_READY ? s : NULL;
+        if (pthread_cond_timedwait(&pf->done, &pf->lock, &ts) == ETIMEDOUT) {
+            s = pf_slots_find(&pf->t, block);
+            return s && s->state == PF_SLOT_READY ? s : NULL;
+        }
+    }
+}
+
 static void buffer_piece(ADIO_File fd, struct pf_file *pf, int64_t block, char *buf,
                          ADIO_Offset off, ADIO_Offset len, ADIO_Offset *got, int *error_code)
 {
     struct pf_plan plan;
     struct pf_slot *s = NULL;
     enum pf_counter kind = PF_C_HITS;
+    int waited = 0;
     double t0 = xt_now();
     pthread_mutex_lock(&pf->lock);
     enum pf_move mv = pf_access(fd, pf, block, &plan, NULL, NULL);
     if (plan.nqueued)
-        pthread_cond_signal(&pf->work);
-    /* the reader never waits for the thread: a block not READY yet (queued,
-     * or being read: a whole block for one piece stalled every window
-     * restart, 45 ms each on a loaded machine) is passed by, the piece is
-     * read from the file system and the thread goes on behind it */
+        pthread_cond_broadcast(&pf->work);    /* every idle loader */
+    /* a block not READY yet: the reader does not wait for a queued one (a
+     * whole block for one piece stalled every window restart, 45 ms each on
+     * a loaded machine), it reads the piece from the file system and the
+     * thread goes on behind it; a block being loaded it waits for when the
+     * rest of the load is predicted to take less than reading the piece
+     * (pf_gate_wait), at most that long */
     if (mv != PF_OUTSIDE)
         s = pf_slots_find(&pf->t, block);
-    if (mv != PF_OUTSIDE && s && s->state == PF_SLOT_READY) {
+    if (s && s->state == PF_SLOT_LOADING) {
+        /* a jumping read's cost as the gate measured it (a piece's own
+         * time is no measure: pieces at block ends are a few KiB) */
+        double own = pf->gate.costs ? pf->gate.cost : pf->owns ? pf->own_avg : 0;
+        double w = pf_gate_wait(pf->load_avg, t0 - s->started, own);
+        if (w > 0) {
+            s = wait_ready(pf, block, t0 + w);
+            waited = 1;
+            xt_count(fd, XT_LAYER_pf, s ? PF_C_WAITED : PF_C_WAIT_MISSED, 1);
+        } else
+            xt_count(fd, XT_LAYER_pf, PF_C_MISS_LOADING, 1);
+    } else if (s && s->state == PF_SLOT_QUEUED)
+        xt_count(fd, XT_LAYER_pf, PF_C_MISS_QUEUED, 1);
+    if (s && s->state == PF_SLOT_READY) {
         *got = copy_out(pf, s, buf, off, len);
         *error_code = MPI_SUCCESS;
+        pf->served++;
         pthread_mutex_unlock(&pf->lock);
     } else {                    /* not in the cache: read it here */
         pthread_mutex_unlock(&pf->lock);
+        double t1 = xt_now();
         pf_read_lower(fd, buf, off, len, got, error_code);
+        pf->own_avg = pf->owns++ ? 0.75 * pf->own_avg + 0.25 * (xt_now() - t1) : xt_now() - t1;
         kind = PF_C_MISSES;
     }
     xt_count(fd, XT_LAYER_pf, kind, 1);
     xt_count(fd, XT_LAYER_pf, kind == PF_C_MISSES ? PF_C_BYTES_FS : PF_C_BYTES_CACHE, *got);
-    if (kind != PF_C_HITS)
+    if (kind != PF_C_HITS || waited)
         xt_count(fd, XT_LAYER_pf, PF_C_WAIT_US, (int64_t) ((xt_now() - t0) * 1e6));
 }
 

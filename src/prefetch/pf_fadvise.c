@@ -24,9 +24,12 @@ static void fadvise_piece(ADIO_File fd, struct pf_file *pf, int64_t block, char 
 {
     struct pf_plan plan;
     pthread_mutex_lock(&pf->lock);
-    pf_access(fd, pf, block, &plan, NULL, NULL);
+    if (pf_access(fd, pf, block, &plan, NULL, NULL) != PF_OUTSIDE) {
+        struct pf_slot *s = pf_slots_find(&pf->t, block);
+        pf->served += s && s->state == PF_SLOT_READY;   /* advised before this read */
+    }
     if (plan.nqueued)
-        pthread_cond_signal(&pf->work);
+        pthread_cond_broadcast(&pf->work);    /* every idle loader */
     pthread_mutex_unlock(&pf->lock);
     pf_read_lower(fd, buf, off, len, got, error_code);
     xt_count(fd, XT_LAYER_pf, PF_C_BYTES_FS, *got);

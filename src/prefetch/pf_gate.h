@@ -21,8 +21,12 @@
  * Prefetching starts when the gap reaches half the cost and stops when it
  * falls below a quarter (the cost is the one measured while passing: reads
  * served by the prefetcher are fast and say nothing about the file system).
- * It must pay: after PF_GATE_PROBE reads through the window (not counting
- * the first, which starts the window), if a read and the gap after it took
+ * It must pay: once the window is warm (a read was served by the thread's
+ * work: pf_gate_warm; before that the thread is still loading the first
+ * blocks, which the reader reads beside it, so those reads say nothing of
+ * the steady state; it must warm up within PF_GATE_RAMP window reads or it
+ * did not pay), after PF_GATE_PROBE reads through the window (not counting
+ * the first), if a read and the gap after it took
  * on average as long as a passed read and its gap did (the reads were no
  * faster, or the thread took the CPU the application computes on: on a
  * machine with no spare core its time shows in the gaps), the gate passes
@@ -38,7 +42,8 @@
 #define PF_GATE_LARGE_MAX (1 << 20)     /* reads this long or longer pass */
 #define PF_GATE_MIN_COST 50e-6          /* s: a cheaper read comes from memory */
 #define PF_GATE_WARMUP 3                /* jumping reads timed before deciding */
-#define PF_GATE_PROBE 8                 /* reads through the window before judging it */
+#define PF_GATE_PROBE 16                /* warm window reads before judging it */
+#define PF_GATE_RAMP 32                 /* window reads to warm up in */
 #define PF_GATE_BACKOFF 64              /* jumping reads passed after it did not pay */
 #define PF_GATE_BACKOFF_MAX 4096
 
@@ -48,10 +53,13 @@ struct pf_gate {
     double last_end;            /* when the previous read returned (s), < 0 before */
     double gap, cost;           /* averages (s): idle time before a jumping read;
                                  * a jumping read's time at the file system */
-    double served;              /* average time of a read through the window (s) */
-    double gap_pass, gap_on;    /* average gap after a passed / a window read (s) */
+    double served;              /* mean time of a read through the warm window (s) */
+    double gap_pass, gap_on;    /* average gap after a passed read / mean gap after a
+                                 * read through the warm window (s) */
     int gaps_pass, gaps_on;
     int last_window;            /* the previous jumping read went through the window */
+    int warm, ramp;             /* since on: a read was served by the thread; window
+                                 * reads before that */
     int gaps, costs, serveds;   /* how many of each were measured (serveds: since
                                  * on, the first read through the window not counted) */
     int on;                     /* prefetching */
@@ -72,5 +80,30 @@ void pf_gate_init(struct pf_gate *g, int64_t bs);
 enum pf_gate_verdict pf_gate_check(struct pf_gate *g, int64_t off, int64_t len, double now);
 /* the read classified v ran from start to end (seconds) */
 void pf_gate_done(struct pf_gate *g, enum pf_gate_verdict v, double start, double end);
+/* the read being done through the window was served (at least in part) by
+ * the thread's work: call before pf_gate_done */
+void pf_gate_warm(struct pf_gate *g);
+
+/* A read through the window finds its block still being loaded by the
+ * background thread.  Reading the piece from the file system beside the
+ * thread duplicates the request (the same bytes twice, at once, on the same
+ * link: on the MooseFS testbed most of the window's misses were such
+ * duplicates); waiting costs the rest of the load.  load: the thread's
+ * average time per block (s), elapsed: since this block's load started,
+ * own: the average time a piece read from the file system took (s).  Returns
+ * how long the read may wait (s): own, when the predicted rest of the load
+ * (load - elapsed, at least 0) is below own; 0 (read it now) when it is not
+ * or nothing is measured yet.  So a wait costs at most own: a read is never
+ * more than twice as slow as reading the piece itself. */
+double pf_gate_wait(double load, double elapsed, double own);
+
+/* How many loader threads keep up with the reader: one loads a block in
+ * `load` s, the reader moves on to the next block every `consume` s; so
+ * ceil(load / consume), from 1 to max.  On the MooseFS testbed a block
+ * load took ~13 ms and the ROOT-like reader used a block every ~10 ms; one
+ * loader left it 0.6-0.8 s of its 1.1-1.3 s of reads, two left 0.1-0.3 s
+ * (a request's latency, not the link, bounds one loader).  1 before
+ * anything is measured. */
+int pf_gate_loaders(double load, double consume, int max);
 
 #endif

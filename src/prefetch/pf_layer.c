@@ -122,7 +122,10 @@ static void ADIOI_PF_ReadContig(ADIO_File fd, void *buf, int count, MPI_Datatype
         return;
     }
     int failures = pf->gate.failures;
+    int64_t served = pf->served;
     read_through_window(fd, pf, buf, off, len, &nread, error_code);
+    if (pf->served != served)
+        pf_gate_warm(&pf->gate);
     if (!pf->all_reads)
         pf_gate_done(&pf->gate, v, t0, xt_now());
     if (pf->gate.failures != failures) {
@@ -358,6 +361,7 @@ static int pf_open(ADIO_File fd, void *st)
     pf_slots_init(&pf->t, pf->slots, cb);
     pf_gate_init(&pf->gate, pf->w.bs);
     pf->all_reads = xt_test_hook("ROMIO_XT_PF_TEST_ALL_READS", 0) != 0;
+    pf->min_loaders = (int) xt_test_hook("ROMIO_XT_PF_TEST_LOADERS", 0);
     pf->m = pf_methods[xf->hints[XT_H_PF_METHOD].i];
     return 0;
 }

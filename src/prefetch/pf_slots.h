@@ -22,6 +22,7 @@ struct pf_slot {
     int64_t len;                /* READY: valid bytes (< bs at the end of file) */
     int drop;                   /* LOADING: discard the data when the read ends */
     int used;                   /* READY: served a read since it was loaded */
+    double started;             /* LOADING: when the load began (s, the caller's clock) */
     char *data;                 /* the method's buffer, NULL until needed */
 };
 

@@ -1,20 +1,27 @@
 /* romio-xt prefetch: the background thread, shared by the methods (as
- * Mercury's advisor thread).  It takes the QUEUED slots in window order and
- * fetches them with the method's fetch (pread into the slot's buffer, or
- * POSIX_FADV_WILLNEED); it never calls MPI or ROMIO, holds no lock during a
- * fetch, and stops at close.  One mutex guards the window and the slots. */
+ * Mercury's advisor thread), and more loaders like it when one cannot keep
+ * up with the reader (pf_thread_more).  They take the QUEUED slots in window order,
+ * fetch them with the method's fetch (pread into the slot's buffer, or
+ * POSIX_FADV_WILLNEED), never call MPI or ROMIO, hold no lock during a
+ * fetch, and stop at close.  One mutex guards the window and the slots. */
 #include "pf.h"
 
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 void pf_load(struct pf_file *pf, struct pf_slot *s)
 {
+    double t0 = xt_now();
     s->state = PF_SLOT_LOADING;
+    s->started = t0;
     pthread_mutex_unlock(&pf->lock);
     int64_t n = pf->m->fetch(pf, s);
+    double took = xt_now() - t0;
     pthread_mutex_lock(&pf->lock);
+    if (n >= 0)                 /* running average: 3/4 old + 1/4 new */
+        pf->load_avg = pf->loads++ ? 0.75 * pf->load_avg + 0.25 * took : took;
     /* counted when fetched, even when the window left it meanwhile (the
      * file system read it all the same) */
     (void) pf_slots_loaded(&pf->t, s, n, pf->w.bs);
@@ -44,11 +51,20 @@ static void *loader(void *arg)
 
 int pf_thread_start(ADIO_File fd, struct pf_file *pf)
 {
+    pthread_condattr_t ca;      /* readers wait on done with xt_now's clock */
+    pthread_condattr_init(&ca);
+    pthread_condattr_setclock(&ca, CLOCK_MONOTONIC);
     pthread_mutex_init(&pf->lock, NULL);
     pthread_cond_init(&pf->work, NULL);
-    pthread_cond_init(&pf->done, NULL);
+    pthread_cond_init(&pf->done, &ca);
+    pthread_condattr_destroy(&ca);
     pf->stop = 0;
-    int err = pthread_create(&pf->thread, NULL, loader, pf);
+    pf->load_avg = pf->own_avg = 0;
+    pf->loads = pf->owns = 0;
+    pf->advanced_at = -1;
+    pf->consume_avg = 0;
+    pf->consumes = 0;
+    int err = pthread_create(&pf->thread[0], NULL, loader, pf);
     if (err) {
         xt_warn(fd, XT_WARN_SELF, "hint romio_prefetch: cannot start the prefetch thread for "
                 "'%s' (%s); reading without prefetch", fd->filename, strerror(err));
@@ -58,7 +74,21 @@ int pf_thread_start(ADIO_File fd, struct pf_file *pf)
         return -1;
     }
     pf->have_thread = 1;
+    xt_count(fd, XT_LAYER_pf, PF_C_LOADERS, 1);
     return 0;
+}
+
+void pf_thread_more(struct pf_file *pf)
+{
+    int max = pf->w.ahead < PF_MAX_LOADERS ? pf->w.ahead : PF_MAX_LOADERS;
+    int want = pf_gate_loaders(pf->load_avg, pf->consume_avg, max);
+    if (want < pf->min_loaders)         /* test hook */
+        want = pf->min_loaders < PF_MAX_LOADERS ? pf->min_loaders : PF_MAX_LOADERS;
+    while (pf->have_thread > 0 && pf->have_thread < want &&
+           pthread_create(&pf->thread[pf->have_thread], NULL, loader, pf) == 0) {
+        pf->have_thread++;
+        xt_count(pf->fd, XT_LAYER_pf, PF_C_LOADERS, 1);
+    }
 }
 
 void pf_thread_stop(struct pf_file *pf)
@@ -69,7 +99,8 @@ void pf_thread_stop(struct pf_file *pf)
     pf->stop = 1;
     pthread_cond_broadcast(&pf->work);
     pthread_mutex_unlock(&pf->lock);
-    pthread_join(pf->thread, NULL);
+    for (int k = 0; k < pf->have_thread; k++)
+        pthread_join(pf->thread[k], NULL);
     for (int k = 0; k < pf->t.n; k++) {
         free(pf->t.s[k].data);
         pf->t.s[k].data = NULL;

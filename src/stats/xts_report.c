@@ -33,6 +33,7 @@ _Static_assert(sizeof(struct xts_times) == (XTS_NOPS + 1) * sizeof(double),
 struct xts_totals {
     struct xts_sums *sum;       /* rank 0: the sums */
     struct xts_times tsum, tmax;
+    union xts_word *heap;       /* the buffers, when too big for the stack */
 };
 
 static int layer_counters(const struct xt_file *xf)
@@ -61,62 +62,71 @@ static void gather_local(struct xt_file *xf, const struct xts_state *st, struct 
     t->open = xt_now() - xf->open_time;
 }
 
-/* The report's one collective: each rank's record, int64 words
- *   [nsum, nsum sums (struct xts_sums), the times to sum, the times to take
- *    the maximum of (struct xts_times twice, as doubles)],
- * reduced to rank 0 as a single element of a contiguous type (so it is never
- * split) with one operation (session 6: an allreduce and three reduces per
- * close, 0.1-0.5 ms each with 4 ranks on ch3:sock).  Records up to
- * XTS_STACK_WORDS need no allocation, so no collective to agree on one. */
-enum { XTS_NTIME = sizeof(struct xts_times) / sizeof(double), XTS_STACK_WORDS = 1024 };
+/* What the one reduce carries, in 8-byte words: the number n of int64_t
+ * sums, the n sums (a struct xts_sums), the times to add, the times to take
+ * the maximum of.  n is the same on every rank (the layers are agreed). */
+union xts_word {
+    int64_t i;
+    double d;
+};
+#define XTS_NTIME ((int64_t) (sizeof(struct xts_times) / sizeof(double)))
+#define XTS_STACK_WORDS 512
 
 static void combine(void *in, void *inout, int *len, MPI_Datatype *dt)
 {
-    const int64_t *a = in;
-    int64_t *b = inout;
-    (void) dt;
-    for (int e = 0; e < *len; e++) {
-        int64_t nsum = a[0];
-        for (int64_t i = 1; i <= nsum; i++)
-            b[i] += a[i];
-        for (int k = 0; k < 2 * XTS_NTIME; k++) {
-            double x, y;
-            memcpy(&x, a + 1 + nsum + k, sizeof(x));
-            memcpy(&y, b + 1 + nsum + k, sizeof(y));
-            y = k < XTS_NTIME ? x + y : x > y ? x : y;
-            memcpy(b + 1 + nsum + k, &y, sizeof(y));
-        }
-        a += 1 + nsum + 2 * XTS_NTIME;
-        b += 1 + nsum + 2 * XTS_NTIME;
+    const union xts_word *a = in;
+    union xts_word *b = inout;
+    const int64_t n = a[0].i;
+    (void) len, (void) dt;
+    for (int64_t k = 1; k <= n; k++)
+        b[k].i += a[k].i;
+    for (int64_t k = 1 + n; k < 1 + n + XTS_NTIME; k++) {
+        b[k].d += a[k].d;
+        if (a[k + XTS_NTIME].d > b[k + XTS_NTIME].d)
+            b[k + XTS_NTIME].d = a[k + XTS_NTIME].d;
     }
 }
 
-/* collective; 0, or -1 on every rank when a rank is out of memory.  On rank
- * 0, tot points into all (words of room). */
-static int reduce(ADIO_File fd, struct xt_file *xf, const struct xts_state *st,
-                  int64_t *mine, int64_t *all, int words, struct xts_totals *tot)
+/* one MPI_Reduce of mine into res (rank 0) with combine */
+static void reduce_words(ADIO_File fd, union xts_word *mine, union xts_word *res, int nword)
 {
-    int nsum = (int) (sizeof(struct xts_sums) / sizeof(int64_t)) + layer_counters(xf);
-    struct xts_times t;
-    memset(mine, 0, (size_t) words * sizeof(int64_t));
-    mine[0] = nsum;
-    gather_local(xf, st, (struct xts_sums *) (mine + 1), &t);
-    memcpy(mine + 1 + nsum, &t, sizeof(t));
-    memcpy(mine + 1 + nsum + XTS_NTIME, &t, sizeof(t));
-    MPI_Datatype rec;
+    MPI_Datatype type;
     MPI_Op op;
-    MPI_Type_contiguous(words, MPI_INT64_T, &rec);
-    MPI_Type_commit(&rec);
+    MPI_Type_contiguous(nword * (int) sizeof(*mine), MPI_BYTE, &type);
+    MPI_Type_commit(&type);
     MPI_Op_create(combine, 1, &op);
-    int rc = MPI_Reduce(mine, all, 1, rec, op, 0, fd->comm);
+    MPI_Reduce(mine, res, 1, type, op, 0, fd->comm);
     MPI_Op_free(&op);
-    MPI_Type_free(&rec);
-    if (xf->rank == 0) {
-        tot->sum = (struct xts_sums *) (all + 1);
-        memcpy(&tot->tsum, all + 1 + nsum, sizeof(tot->tsum));
-        memcpy(&tot->tmax, all + 1 + nsum + XTS_NTIME, sizeof(tot->tmax));
+    MPI_Type_free(&type);
+}
+
+/* collective, one reduce (one allreduce more only for buffers too big for
+ * the stack); 0, or -1 on every rank when a rank is out of memory */
+static int reduce(ADIO_File fd, struct xt_file *xf, const struct xts_state *st,
+                  struct xts_totals *tot, union xts_word (*stack)[XTS_STACK_WORDS])
+{
+    const int64_t nsum = (int64_t) (sizeof(struct xts_sums) / sizeof(int64_t)) +
+        layer_counters(xf);
+    const int nword = (int) (1 + nsum + 2 * XTS_NTIME);
+    union xts_word *mine = stack[0], *res = stack[1];
+    struct xts_times t;
+    tot->heap = NULL;
+    if (nword > XTS_STACK_WORDS) {
+        tot->heap = xt_calloc(2 * (size_t) nword, sizeof(*mine));
+        if (!xt_all_ok(fd, tot->heap != NULL, "romio_xt_stats report"))
+            return -1;
+        mine = tot->heap;
+        res = tot->heap + nword;
     }
-    return rc == MPI_SUCCESS ? 0 : -1;
+    mine[0].i = nsum;
+    gather_local(xf, st, (struct xts_sums *) &mine[1].i, &t);
+    memcpy(&mine[1 + nsum], &t, sizeof(t));
+    memcpy(&mine[1 + nsum + XTS_NTIME], &t, sizeof(t));
+    reduce_words(fd, mine, res, nword);
+    tot->sum = (struct xts_sums *) &res[1].i;
+    memcpy(&tot->tsum, &res[1 + nsum], sizeof(t));
+    memcpy(&tot->tmax, &res[1 + nsum + XTS_NTIME], sizeof(t));
+    return 0;
 }
 
 static void put_ops(struct xt_json *j, const struct xts_totals *tot)
@@ -214,26 +224,16 @@ static void write_line(const char *text)
 int xts_report(ADIO_File fd, struct xt_file *xf, const struct xts_state *st)
 {
     struct xts_totals tot;
-    int words = 1 + (int) (sizeof(struct xts_sums) / sizeof(int64_t)) + layer_counters(xf) +
-        2 * XTS_NTIME;
-    int64_t stack[2][XTS_STACK_WORDS], *mine = stack[0], *all = stack[1], *heap = NULL;
-    if (words > XTS_STACK_WORDS) {      /* the same on every rank: the layers agree */
-        heap = xt_calloc(2 * (size_t) words, sizeof(int64_t));
-        if (!xt_all_ok(fd, heap != NULL, "romio_xt_stats report")) {
-            free(heap);
-            return xt_io_error(fd, "romio_xt_stats report", ENOMEM);
-        }
-        mine = heap;
-        all = heap + words;
-    }
-    int rc = reduce(fd, xf, st, mine, all, words, &tot);
-    if (rc == 0 && xf->rank == 0) {
+    union xts_word stack[2][XTS_STACK_WORDS];
+    if (reduce(fd, xf, st, &tot, stack) != 0)
+        return xt_io_error(fd, "romio_xt_stats report", ENOMEM);
+    if (xf->rank == 0) {
         struct xt_json j;
         xt_json_init(&j);
         build_record(fd, xf, &tot, &j);
         write_line(xt_json_text(&j));
         xt_json_free(&j);
     }
-    free(heap);
-    return rc == 0 ? MPI_SUCCESS : xt_io_error(fd, "romio_xt_stats report", EIO);
+    free(tot.heap);
+    return MPI_SUCCESS;
 }

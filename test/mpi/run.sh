@@ -44,6 +44,18 @@ done
 run "disagree-np2" expect_warning dis2 2 disagree \
     "hint romio_xt_stats: rank 1 has 'enable' but rank 0 has 'disable'; all ranks use 'disable'"
 run "disagree-np4" expect_warning dis4 4 disagree "hint romio_xt_stats: rank 1 has 'enable'"
+# long_agreed_case N: rank 0's agreed texts span several bcast chunks; every
+# rank must get them intact (no disagreement), each bad value warned once
+long_agreed_case() {
+    local log=$out/long.$1.out
+    mpirun "$1" ./t_hints "$out/long.$1.dat" long > "$log" 2>&1 || { cat "$log"; return 1; }
+    grep -v "bad value '[a-z]\{1000\}'" "$log"
+    [ "$(grep -c "romio-xt: warning" "$log")" -eq 5 ] || { echo "want 5 warnings"; return 1; }
+    [ "$(grep -c "romio-xt: warning: hint [a-z_]*: bad value '[a-z]\{1000\}'" "$log")" -eq 5 ] &&
+    ! grep -q "rank [0-9]* has" "$log"
+}
+run "long-agreed-np2" long_agreed_case 2
+run "long-agreed-np4" long_agreed_case 4
 run "unknown-key-np2" expect_warning unk2 2 unknown "unknown hint romio_xt_statz ignored"
 run "set-info-open-only-np2" expect_warning si2 2 setinfo \
     "hint romio_xt_stats: 'enable' can only be set at open; keeping 'disable'"

@@ -5,6 +5,9 @@
  * MODE bad      : romio_xt_stats=maybe on every rank (warned once, default used)
  * MODE disagree : rank 0 disables stats, the others enable them (rank 0 wins)
  * MODE unknown  : romio_xt_statz=enable (a typo: warned, ignored)
+ * MODE long     : five XT_AGREE hints with 1000-character values, the same on
+ *                 every rank (more than one bcast chunk of rank 0's texts):
+ *                 each warned once as bad, none as a disagreement
  * MODE setinfo  : open without hints, then MPI_File_set_info enabling stats:
  *                 open-only, so warned and unchanged
  * In every mode the file is still written and read back correctly. */
@@ -52,6 +55,18 @@ int main(int argc, char **argv)
         MPI_Info_set(info, "romio_xt_stats", rank == 0 ? "disable" : "enable");
     else if (strcmp(mode, "unknown") == 0)
         MPI_Info_set(info, "romio_xt_statz", "enable");
+    else if (strcmp(mode, "long") == 0) {
+        static const char *const keys[] = { "romio_xt_trace_dir", "romio_orthrus_candidates",
+            "romio_orthrus_table", "romio_prefetch_willneed", "romio_xt_stats"
+        };
+        char val[1001];
+        for (int k = 0; k < 5; k++) {
+            for (int c = 0; c < 1000; c++)
+                val[c] = (char) ('a' + (c * 7 + k) % 26);
+            val[1000] = '\0';
+            MPI_Info_set(info, keys[k], val);
+        }
+    }
     T_MPI(MPI_File_open(MPI_COMM_WORLD, argv[1], MPI_MODE_CREATE | MPI_MODE_RDWR, info, &fh));
 
     if (strcmp(mode, "getinfo") == 0) {

@@ -193,6 +193,33 @@ PY
 }
 run budget-short-run-stock budget_case
 
+# a trial the view predicts to lose is skipped: with one process per node,
+# core_first is independent I/O, one access per piece; the plot pattern's
+# 512-byte pieces (< 1 KiB) never run it, the checkpoint's 16 KiB pieces do
+# (budget 1: trials are affordable from the second call; the log shows every call)
+predict_case() {
+    printf 'romio_orthrus enable\nromio_orthrus_budget 1\nromio_orthrus_log %s\n' \
+        "$out/predict.csv" > "$out/predict.hints"
+    rm -f "$out/predict.json" "$out/predict.csv"
+    ROMIO_HINTS=$out/predict.hints ROMIO_XT_STATS=1 ROMIO_XT_STATS_FILE=$out/predict.json \
+        MPIR_CVAR_NUM_CLIQUES=2 timeout 300 "$mpiexec" -n 2 ./t_orth_seq "$out/predict.dat" 6 0 &&
+    orth_json "$out/predict.json" "
+for s in secs:
+    print(s['runs'], s['skipped_trials'], s['trial_cost'])
+    assert s['skipped_trials'] >= 1 and s['trial_cost'] >= 2, s" &&
+    python3 - "$out/predict.csv" <<'PY'
+import csv, sys
+rows = list(csv.DictReader(open(sys.argv[1])))
+plot = [r["candidate"] for r in rows if int(r["bytes"]) == 512 * 8 * 2]
+cp = [r["candidate"] for r in rows if int(r["bytes"]) == 16384 * 4 * 2]
+print("plot:", sorted(set(plot)), "checkpoint:", sorted(set(cp)))
+assert len(plot) == len(cp) == 2 * 6 * 4, (len(plot), len(cp))
+assert "core_first" not in plot and len(set(plot)) > 1, plot
+assert "core_first" in cp, cp
+PY
+}
+run predict-skips-core-first predict_case
+
 # core_first and disk_first hold at most cb_buffer_size bytes per aggregator
 # and round.  4 KiB rounds: 4 checkpoint calls of 64 KiB per aggregator (16
 # rounds each), 4 plot calls of 8 KiB, 4 KiB per node (core_first: 1 round)

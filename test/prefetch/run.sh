@@ -158,6 +158,19 @@ valgrind_case() {  # valgrind_case METHOD
 }
 for m in buffer fadvise; do run "valgrind-$m-np2" valgrind_case $m; done
 
+# --- several loader threads (pf_thread_more; forced by a test hook): the same
+# bytes, and no memory errors or leaks when 4 loaders per rank start and stop ---
+loaders_case() { ROMIO_XT_PF_TEST_LOADERS=4 "$@"; }
+run "same-bytes-buffer-4-loaders-np2" loaders_case digest_case buf-4l 2 $ON $BUF
+run "same-bytes-fadvise-4-loaders-np2" loaders_case digest_case fadv-4l 2 $ON $FADV
+loaders_valgrind_case() {
+    rm -f "$out/vg.buffer.json"
+    loaders_case valgrind_case buffer || return 1
+    grep -q '"loader_threads":8[,}]' "$out/vg.buffer.json" ||
+        { echo "expected 8 loader threads (4 per rank)"; cat "$out/vg.buffer.json"; return 1; }
+}
+run "valgrind-buffer-4-loaders-np2" loaders_valgrind_case
+
 # --- the gate: sequential and block-sized reads pass to the file system -------
 gate_case() {
     local j=$out/gate.json

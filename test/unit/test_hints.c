@@ -113,6 +113,25 @@ START_TEST(strings)
 }
 END_TEST
 
+/* a value longer than a hint holds is refused, never cut off (a path cut at
+ * 255 characters would name another directory); blanks around it don't count */
+START_TEST(too_long_is_refused)
+{
+    struct xt_hint_value v;
+    char raw[sizeof(v.s) + 8], why[160];
+    memset(raw, 'p', sizeof(v.s) - 1);
+    raw[sizeof(v.s) - 1] = '\0';
+    ck_assert_int_eq(parse(&str_def, raw, &v), 0);
+    ck_assert_uint_eq(strlen(v.s), sizeof(v.s) - 1);
+    snprintf(raw + sizeof(v.s) - 1, 9, "  ");
+    ck_assert_int_eq(parse(&str_def, raw, &v), 0);
+    raw[sizeof(v.s) - 1] = 'q';
+    ck_assert_int_eq(xt_hint_parse(&str_def, raw, &v, why, sizeof(why)), -1);
+    ck_assert_ptr_nonnull(strstr(why, "longer than 255"));
+    ck_assert_int_eq(parse(&enum_def, raw, &v), -1);
+}
+END_TEST
+
 START_TEST(warning_names_hint_value_and_used)
 {
     char buf[512];
@@ -224,6 +243,7 @@ Suite *hints_suite(void)
     Suite *s = suite_create("hints");
     TCase *tc = tcase_create("parse");
     tcase_add_test(tc, enum_keywords);
+    tcase_add_test(tc, too_long_is_refused);
     tcase_add_test(tc, enum_boolean_aliases);
     tcase_add_test(tc, size_suffixes_and_range);
     tcase_add_test(tc, size_reasons);

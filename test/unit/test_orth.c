@@ -497,6 +497,86 @@ START_TEST(budget_outlier_pays_nothing)
 }
 END_TEST
 
+/* a trial slower than the trials' estimate (2x home) raises the estimate:
+ * the next trial waits until the budget holds one of those (up to 8x) */
+START_TEST(budget_learns_the_trial_cost)
+{
+    struct orth_sel s;
+    struct orth_sig sig = sig_of(1 << 20);
+    double t[3] = { 0.1, 0.37, 0.1 };   /* candidate 1: 3.7x home */
+    orth_sel_init(&s, 3, 3, 0.15);
+    orth_sel_budget(&s, 0.05, 0);
+    ck_assert(s.trial_cost == 2.0);
+    int first = -1, second = -1;
+    for (int i = 0; i < 200 && second < 0; i++) {
+        int c = call(&s, &sig, t, NULL);
+        if (c == 1 && first < 0)
+            first = i;
+        if (c == 2)
+            second = i;
+    }
+    ck_assert(first >= 19 && first <= 21);
+    ck_assert(s.trial_cost > 3.69 && s.trial_cost < 3.71);
+    /* lost 2.7 calls, one more trial budgeted at 2.7: 5.4 <= 0.05 x calls
+     * (with the old fixed 2x: 3.7 <= 0.05 x calls, call 74) */
+    ck_assert(second >= 107 && second <= 110);
+    /* capped: a 20x trial is budgeted at 8x */
+    double u[3] = { 0.1, 2.0, 0.1 };
+    orth_sel_init(&s, 3, 3, 0.15);
+    orth_sel_budget(&s, 0.05, 0);
+    for (int i = 0; i < 30; i++)
+        call(&s, &sig, u, NULL);
+    ck_assert(s.trial_cost == 8.0);
+}
+END_TEST
+
+/* a candidate the view predicts to lose is skipped: it never runs in this
+ * examination, the examination goes on with the next, and it is back in
+ * the next examination */
+START_TEST(skipped_candidate_never_runs)
+{
+    struct orth_sel s;
+    struct orth_sig sig = sig_of(1 << 20);
+    double t[3] = { 0.1, 0.01, 0.12 };  /* 1 would win, but is skipped */
+    orth_sel_init(&s, 3, 3, 0.15);
+    ck_assert_int_eq(call(&s, &sig, t, NULL), 0);
+    struct orth_entry *e = orth_sel_entry(&s, &sig);
+    ck_assert_int_eq(e->cur, 1);
+    ck_assert_int_eq(orth_sel_skip(&s, e, 1), 0);
+    ck_assert_int_eq(orth_sel_skip(&s, e, 1), 0);       /* once */
+    ck_assert_int_eq(orth_sel_skip(&s, e, 0), 0);       /* never home */
+    ck_assert_int_eq(s.skipped, 1);
+    ck_assert_int_eq(orth_sel_pick(e), 2);
+    for (int i = 0; i < 5; i++)
+        ck_assert_int_ne(call(&s, &sig, t, NULL), 1);
+    e = orth_sel_entry(&s, &sig);
+    ck_assert_int_eq(e->phase, ORTH_CHOSEN);
+    ck_assert_int_eq(e->winner, 0);
+    ck_assert_int_eq(e->exam[1].n, 0);
+    /* skipping the last one left ends the examination with the choice */
+    orth_sel_init(&s, 2, 3, 0.15);
+    call(&s, &sig, t, NULL);
+    e = orth_sel_entry(&s, &sig);
+    ck_assert_int_eq(orth_sel_skip(&s, e, 1), 1);
+    ck_assert_int_eq(e->phase, ORTH_CHOSEN);
+    ck_assert_int_eq(e->winner, 0);
+    /* under the budget: a skip does not wait, the next trial is checked
+     * for affordability at once */
+    double v[3] = { 0.1, 0.1, 0.1 };
+    orth_sel_init(&s, 3, 3, 0.15);
+    orth_sel_budget(&s, 0.05, 0);
+    for (int i = 0; i < 25; i++) {
+        e = orth_sel_entry(&s, &sig);
+        if (e->cur == 1)
+            orth_sel_skip(&s, e, 1);
+        int c = orth_sel_pick(e);
+        ck_assert_int_ne(c, 1);
+        orth_sel_record(&s, e, c, (double) sig.bytes, v[c]);
+    }
+    ck_assert_int_eq(orth_sel_entry(&s, &sig)->exam[2].n > 0, 1);
+}
+END_TEST
+
 Suite *orth_suite(void)
 {
     Suite *s = suite_create("orthrus");
@@ -519,6 +599,8 @@ Suite *orth_suite(void)
     tcase_add_test(tc, budget_gain_lets_the_examination_go_on);
     tcase_add_test(tc, budget_home_not_first);
     tcase_add_test(tc, budget_outlier_pays_nothing);
+    tcase_add_test(tc, budget_learns_the_trial_cost);
+    tcase_add_test(tc, skipped_candidate_never_runs);
     suite_add_tcase(s, tc);
     return s;
 }

@@ -18,6 +18,8 @@ static enum pf_gate_verdict step3(struct pf_gate *g, double *t, int64_t off, int
     enum pf_gate_verdict v = pf_gate_check(g, off, len, *t);
     int window = v == PF_GATE_PREFETCH;
     double took = window ? hit : cost;
+    if (window)                 /* served by the thread's work: a warm window */
+        pf_gate_warm(g);
     pf_gate_done(g, v, *t, *t + took);
     *t += took + (window ? hit_gap : gap);
     return v;
@@ -142,6 +144,8 @@ START_TEST(backs_off_when_it_does_not_pay)
         enum pf_gate_verdict v = pf_gate_check(&g, off, 250 * KIB, t);
         double cost = v == PF_GATE_PREFETCH ? 600 * US : 300 * US;
         on += v == PF_GATE_PREFETCH;
+        if (v == PF_GATE_PREFETCH)
+            pf_gate_warm(&g);
         pf_gate_done(&g, v, t, t + cost);
         t += cost + 300 * US;
     }
@@ -186,6 +190,8 @@ START_TEST(stays_on_when_it_pays)
         enum pf_gate_verdict v = pf_gate_check(&g, off, 250 * KIB, t);
         /* the first read through the window loads the block itself: slow */
         double cost = v != PF_GATE_PREFETCH ? 300 * US : g.serveds < 0 ? 5e-3 : 60 * US;
+        if (v == PF_GATE_PREFETCH)
+            pf_gate_warm(&g);
         pf_gate_done(&g, v, t, t + cost);
         t += cost + 300 * US;
     }
@@ -205,6 +211,84 @@ START_TEST(sequential_after_a_jump_passes)
 }
 END_TEST
 
+/* the window's first reads, while the thread loads its first blocks, are
+ * not judged (the reader reads those itself, beside the thread: slow); the
+ * probe starts at the first read the thread's work served */
+START_TEST(ramp_is_not_judged)
+{
+    struct pf_gate g;
+    double t = 0;
+    int64_t off = 0;
+    int k;
+    pf_gate_init(&g, 4 * MIB);
+    for (k = 0; k < 1 + PF_GATE_WARMUP; k++, off += 400 * KIB)
+        step(&g, &t, off, 250 * KIB, 2e-3, 2e-3);
+    /* 12 cold window reads at 4 ms (twice a passed read) */
+    for (k = 0; k < 12; k++, off += 400 * KIB) {
+        ck_assert_int_eq(pf_gate_check(&g, off, 250 * KIB, t), PF_GATE_PREFETCH);
+        pf_gate_done(&g, PF_GATE_PREFETCH, t, t + 4e-3);
+        t += 4e-3 + 2e-3;
+    }
+    ck_assert_int_eq(g.failures, 0);
+    /* then warm: 100 us reads; it stays on */
+    for (k = 0; k < 4 * PF_GATE_PROBE; k++, off += 400 * KIB)
+        ck_assert_int_eq(step3(&g, &t, off, 250 * KIB, 2e-3, 2e-3, 100 * US, 2e-3),
+                         PF_GATE_PREFETCH);
+    ck_assert_int_eq(g.failures, 0);
+    ck_assert_int_eq(g.on, 1);
+}
+END_TEST
+
+/* a window that never warms up (the thread never gets ahead) did not pay */
+START_TEST(never_warm_backs_off)
+{
+    struct pf_gate g;
+    double t = 0;
+    int64_t off = 0;
+    int k, on = 0;
+    pf_gate_init(&g, 4 * MIB);
+    for (k = 0; k < 1 + PF_GATE_WARMUP + PF_GATE_RAMP + 5; k++, off += 400 * KIB) {
+        enum pf_gate_verdict v = pf_gate_check(&g, off, 250 * KIB, t);
+        on += v == PF_GATE_PREFETCH;
+        pf_gate_done(&g, v, t, t + 2e-3);
+        t += 4e-3;
+    }
+    ck_assert_int_eq(on, PF_GATE_RAMP);
+    ck_assert_int_eq(g.failures, 1);
+    ck_assert_int_eq(g.backoff, PF_GATE_BACKOFF - 5);
+}
+END_TEST
+
+/* a read that finds its block being loaded: wait for the thread when the
+ * rest of the load is below the reader's own read, at most that long */
+START_TEST(waits_for_a_load_about_to_land)
+{
+    /* a 13 ms block load, 10 ms in; a piece costs 2 ms: wait (<= 2 ms) */
+    ck_assert(pf_gate_wait(13e-3, 12e-3, 2e-3) == 2e-3);
+    ck_assert(pf_gate_wait(13e-3, 20e-3, 2e-3) == 2e-3);        /* late: still wait, bounded */
+    /* just started: 13 ms left, read the piece now */
+    ck_assert(pf_gate_wait(13e-3, 0, 2e-3) == 0);
+    ck_assert(pf_gate_wait(13e-3, 11e-3, 2e-3) == 0);           /* 2 ms left: not below */
+    /* nothing measured yet: never wait */
+    ck_assert(pf_gate_wait(0, 5e-3, 2e-3) == 0);
+    ck_assert(pf_gate_wait(13e-3, 12e-3, 0) == 0);
+}
+END_TEST
+
+/* loaders: enough that their blocks arrive as fast as the reader uses them */
+START_TEST(loaders_keep_up_with_the_reader)
+{
+    ck_assert_int_eq(pf_gate_loaders(13e-3, 10e-3, 4), 2);      /* the testbed */
+    ck_assert_int_eq(pf_gate_loaders(13e-3, 13e-3, 4), 1);
+    ck_assert_int_eq(pf_gate_loaders(5e-3, 20e-3, 4), 1);       /* one is ahead */
+    ck_assert_int_eq(pf_gate_loaders(50e-3, 10e-3, 4), 4);      /* capped */
+    ck_assert_int_eq(pf_gate_loaders(50e-3, 10e-3, 3), 3);      /* by the read-ahead */
+    ck_assert_int_eq(pf_gate_loaders(50e-3, 10e-3, 0), 1);
+    ck_assert_int_eq(pf_gate_loaders(0, 10e-3, 4), 1);          /* nothing measured */
+    ck_assert_int_eq(pf_gate_loaders(13e-3, 0, 4), 1);
+}
+END_TEST
+
 Suite *pf_gate_suite(void)
 {
     Suite *s = suite_create("pf_gate");
@@ -218,6 +302,10 @@ Suite *pf_gate_suite(void)
     tcase_add_test(tc, backs_off_when_the_gaps_grow);
     tcase_add_test(tc, stays_on_when_it_pays);
     tcase_add_test(tc, sequential_after_a_jump_passes);
+    tcase_add_test(tc, waits_for_a_load_about_to_land);
+    tcase_add_test(tc, ramp_is_not_judged);
+    tcase_add_test(tc, never_warm_backs_off);
+    tcase_add_test(tc, loaders_keep_up_with_the_reader);
     suite_add_tcase(s, tc);
     return s;
 }
