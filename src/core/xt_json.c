@@ -111,10 +111,19 @@ void xt_json_str(struct xt_json *j, const char *key, const char *val)
     put_string(j, val ? val : "");
 }
 
+/* decimal digits by hand: a stats line has ~100 integers, and snprintf costs
+ * ~1000 instructions each (measured with callgrind: 2/3 of a close's report) */
 void xt_json_int(struct xt_json *j, const char *key, int64_t val)
 {
+    char tmp[24], *p = tmp + sizeof(tmp);
+    uint64_t u = val < 0 ? 0 - (uint64_t) val : (uint64_t) val;
     member(j, key);
-    putf(j, "%lld", (long long) val);
+    do
+        *--p = (char) ('0' + u % 10);
+    while ((u /= 10) != 0);
+    if (val < 0)
+        *--p = '-';
+    put(j, p, (size_t) (tmp + sizeof(tmp) - p));
 }
 
 void xt_json_num(struct xt_json *j, const char *key, double val)

@@ -93,6 +93,7 @@ struct xt_file {
     int nalloc, alloc_id[XT_MAX_LAYERS];
     struct xt_slot *slot_of[XT_NLAYERS];        /* by registry id; NULL: not installed */
     double open_time;
+    int published;              /* fd->info holds the hints' values (ADIOI_Xt_get_info) */
 };
 
 /* per-file state; NULL for ROMIO's internal files */

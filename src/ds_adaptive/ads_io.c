@@ -192,14 +192,45 @@ static int64_t win_io(struct ads_call *c, void *buf, int64_t len, int64_t off, i
     return whole_io(c->fd->fd_sys, buf, len, off, is_write);
 }
 
-static char *scratch(struct ads_state *st, int64_t len)
+/* len bytes of scratch that will hold file bytes from file offset start:
+ * placed so that its address minus the file offset is skew (mod 4 KiB) */
+static char *scratch(struct ads_state *st, int64_t len, int64_t start, int skew)
 {
     if (st->scratch_len < len) {
         free(st->scratch);
-        st->scratch = malloc(len);
+        if (posix_memalign((void **) &st->scratch, 4096, len + 4096))
+            st->scratch = NULL;
         st->scratch_len = st->scratch ? len : 0;
     }
-    return st->scratch;
+    return st->scratch ? st->scratch + ((skew + start) & 4095) : NULL;
+}
+
+/* the window's first piece: its user address minus its file offset */
+static uintptr_t user_skew(const struct ads_call *c)
+{
+    return (uintptr_t) c->segs[0].mem - (uintptr_t) c->segs[0].off;
+}
+
+/* copying between the user's pieces and the scratch must not take a slow
+ * skew (xt_bad_skew): scratch at skew 0 from the file's bytes, else 2048 */
+static int scratch_skew(const struct ads_call *c)
+{
+    uintptr_t u = user_skew(c);
+    return (c->is_write ? xt_bad_skew(0, u) : xt_bad_skew(u, 0)) ? 2048 : 0;
+}
+
+/* would moving the pieces straight between file and user memory take a slow
+ * skew on this CPU?  Then they go through the scratch buffer. */
+static int direct_is_slow(const struct ads_call *c)
+{
+    static int forced = -1;     /* test hook: every window through the scratch */
+    if (forced < 0)
+        forced = xt_test_hook("ROMIO_XT_ADS_TEST_SCRATCH", 0) != 0;
+    if (c->nseg == 0)
+        return 0;
+    uintptr_t u = user_skew(c);
+    return forced || ((c->is_write ? xt_bad_skew(0, u) : xt_bad_skew(u, 0)) &&
+                      xt_copy_skew_slow());
 }
 
 /* --- windows ------------------------------------------------------------- */
@@ -240,7 +271,7 @@ static void copy_seg_out(const struct ads_seg *g, const char *b, int64_t start, 
 static int copy_window(struct ads_call *c, const struct ads_window *w)
 {
     int64_t len = w->end - w->start, got = len;
-    char *b = scratch(c->st, len);
+    char *b = scratch(c->st, len, w->start, c->nseg > 0 ? scratch_skew(c) : 0);
     const struct ads_seg *g = c->segs, *end = c->segs + c->nseg;
     if (!b)
         return ENOMEM;
@@ -269,7 +300,7 @@ static int copy_window(struct ads_call *c, const struct ads_window *w)
 static int vector_window(struct ads_call *c, const struct ads_window *w)
 {
     struct iovec iov[ADS_IOV];
-    char *junk = w->holes ? scratch(c->st, w->end - w->start) : NULL;
+    char *junk = w->holes ? scratch(c->st, w->end - w->start, w->start, 0) : NULL;
     int64_t cur = w->start, batch = w->start, done;
     int n = 0;
     if (w->holes && !junk)
@@ -320,10 +351,12 @@ static int lower_window(struct ads_call *c)
 static int issue(struct ads_call *c)
 {
     struct ads_window w = ads_plan_window(&c->plan);
-    /* one piece goes straight to the user's buffer: nothing to gather */
+    /* one piece goes straight to the user's buffer (nothing to gather),
+     * unless that copy would take a slow skew */
     int small = w.npieces > 1 && w.data < (int64_t) ADS_COPY_BELOW * w.npieces;
     int64_t max = c->plan.warm.max_window;
-    int rc = (w.holes && c->is_write) || (small && w.end - w.start <= max)
+    int copy = small || direct_is_slow(c);
+    int rc = (w.holes && c->is_write) || (copy && w.end - w.start <= max)
         ? copy_window(c, &w) : !c->st->via_lower ? vector_window(c, &w)
         : w.holes ? copy_window(c, &w) : lower_window(c);
     c->ctr[ADS_C_WINDOWS]++;

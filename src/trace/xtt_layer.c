@@ -20,8 +20,6 @@ struct xtt_state {
     MPI_Datatype ftype;         /* the file type the next two describe */
     MPI_Count ftype_size;
     int64_t ftype_pieces;       /* nonempty blocks of the flattened file type */
-    MPI_Datatype dt;            /* the last call's memory type and its size */
-    MPI_Count dt_size;
 };
 
 struct xtt_call {
@@ -97,15 +95,7 @@ static void leave(ADIO_File fd, const struct xtt_call *c, int op, int flags, int
         t1 = c->t0;
     if (!(r = xtt_next()))
         return;
-    /* the size of a predefined type is cached (MPICH: handle kind 1 in the top
-     * two bits); a derived type's handle may be reused for another type */
-    if (dt != st->dt || ((unsigned) dt >> 30) != 1) {
-        st->dt = dt;
-        st->dt_size = 0;
-        if (dt != MPI_DATATYPE_NULL)
-            MPI_Type_size_x(dt, &st->dt_size);
-    }
-    int64_t bytes = (int64_t) count * st->dt_size, pieces = bytes > 0;
+    int64_t bytes = xt_bytes(count, dt), pieces = bytes > 0;
     if (flags & XTT_F_STRIDED) {     /* pieces in the file view */
         if (st->ftype != fd->filetype)
             describe_filetype(fd, st);
@@ -191,7 +181,7 @@ static int xtt_open(ADIO_File fd, void *vst)
         (xt_slot_of(fd, XT_LAYER_orth) ? XTT_F_ORTH : 0) |
         (xt_slot_of(fd, XT_LAYER_ads) ? XTT_F_DS_ADAPTIVE : 0) |
         (xt_slot_of(fd, XT_LAYER_pf) ? XTT_F_PREFETCH : 0);
-    st->ftype = st->dt = MPI_DATATYPE_NULL;
+    st->ftype = MPI_DATATYPE_NULL;
     st->id = xtt_announce(fd->filename, xf->nprocs, fd->hints->cb_nodes, st->flags);
     return 0;
 }

@@ -15,6 +15,10 @@ xt_build build
 # every method equals stock ROMIO byte for byte, reads and writes
 run grid-np1 mpirun 1 ./t_ads "$out"
 run grid-np2 mpirun 2 ./t_ads "$out" quick
+# windows of large pieces through the scratch buffer (taken on CPUs where
+# copies at a 1-31 byte skew are slow, xt_copy_skew_slow), forced
+run grid-scratch-np1 mpirun 1 env ROMIO_XT_ADS_TEST_SCRATCH=1 ./t_ads "$out"
+run grid-scratch-np2 mpirun 2 env ROMIO_XT_ADS_TEST_SCRATCH=1 ./t_ads "$out" quick
 # regular views of tiny pieces (the fast path), 1, 2 and 4 ranks
 for np in 1 2 4; do run "tiny-np$np" mpirun $np ./t_ads "$out" tiny; done
 # concurrent read-modify-write of interleaved pieces

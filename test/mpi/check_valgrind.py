@@ -28,11 +28,22 @@ def records(text):
         yield rec
 
 
+# uninitialised bytes that lie in a stack frame of MPICH's own (e.g. the ch3
+# packet header MPIDI_CH3_EagerNoncontigSend sends whole, padding and all,
+# when a call of ours sends a noncontiguous type): MPICH's, whoever called it
+MPICH_FRAME = re.compile(r"is on thread \d+'s stack|created by (\S+)")
+
+
+def mpich_stack_bytes(rec):
+    creators = [m.group(1) for l in rec for m in [MPICH_FRAME.search(l)] if m and m.group(1)]
+    return bool(creators) and not any(OURS.search(c) for c in creators)
+
+
 def main(paths):
     bad = []
     for p in paths:
         for rec in records(open(p, errors="replace").read()):
-            if any(OURS.search(l) for l in rec):
+            if any(OURS.search(l) for l in rec) and not mpich_stack_bytes(rec):
                 bad.append("\n".join(rec))
     if bad:
         sys.exit("valgrind reports involving romio-xt:\n\n" + "\n\n".join(bad))

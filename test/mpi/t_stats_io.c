@@ -1,7 +1,7 @@
 /* Known I/O, for checking the stats record and byte-for-byte round trips:
  *   t_stats_io FILE write [info]   does the I/O below (info: stats by MPI_Info)
  *   t_stats_io FILE verify         rank 0 reads the whole file and compares
- * Per rank: 3 independent contiguous writes of 64 KiB, one collective write
+ * Per rank: 3 independent contiguous writes of 64 KiB (bytes, ints, doubles), one collective write
  * of 128 KiB, a resize to the final size, one strided independent write of 16 x 512 B through a vector
  * view (holes between), one independent read of 64 KiB, one collective read
  * of 128 KiB.  The expected totals are printed for the checker. */
@@ -41,10 +41,15 @@ static void do_io(const char *path, int rank, int nprocs, MPI_Info info)
     MPI_Datatype vec;
     unsigned char *buf = malloc(128 * KB), *in = malloc(128 * KB);
     T_MPI(MPI_File_open(MPI_COMM_WORLD, path, MPI_MODE_CREATE | MPI_MODE_RDWR, info, &fh));
+    /* the same 64 KiB through predefined types of several sizes (the stats
+     * count bytes from the type's size) */
+    const MPI_Datatype types[3] = { MPI_BYTE, MPI_INT, MPI_DOUBLE };
     for (int k = 0; k < 3; k++) {
         long long off = (long long) rank * 192 * KB + k * 64 * KB;
+        int tsize;
+        MPI_Type_size(types[k], &tsize);
         fill(buf, off, 64 * KB, nprocs);
-        T_MPI(MPI_File_write_at(fh, off, buf, 64 * KB, MPI_BYTE, MPI_STATUS_IGNORE));
+        T_MPI(MPI_File_write_at(fh, off, buf, 64 * KB / tsize, types[k], MPI_STATUS_IGNORE));
     }
     long long boff = region_b(nprocs) + (long long) rank * 128 * KB;
     fill(buf, boff, 128 * KB, nprocs);
@@ -69,7 +74,9 @@ static void do_io(const char *path, int rank, int nprocs, MPI_Info info)
     T_MPI(MPI_File_sync(fh));
     int peer = (rank + 1) % nprocs;    /* read what a neighbour wrote */
     long long aoff = (long long) peer * 192 * KB + 64 * KB;
-    T_MPI(MPI_File_read_at(fh, aoff, in, 64 * KB, MPI_BYTE, MPI_STATUS_IGNORE));
+    int psize;                  /* a predefined pair type, 8 bytes */
+    MPI_Type_size(MPI_2INT, &psize);
+    T_MPI(MPI_File_read_at(fh, aoff, in, 64 * KB / psize, MPI_2INT, MPI_STATUS_IGNORE));
     fill(buf, aoff, 64 * KB, nprocs);
     T_CHECK(memcmp(in, buf, 64 * KB) == 0, "independent read differs");
     boff = region_b(nprocs) + (long long) peer * 128 * KB;

@@ -48,11 +48,14 @@ START_TEST(numbers)
     xt_json_init(&j);
     xt_json_open(&j, NULL, '[');
     xt_json_int(&j, NULL, -9007199254740993LL);
+    xt_json_int(&j, NULL, 0);
+    xt_json_int(&j, NULL, INT64_MIN);
+    xt_json_int(&j, NULL, INT64_MAX);
     xt_json_num(&j, NULL, 1e-9);
     xt_json_num(&j, NULL, NAN);
     xt_json_num(&j, NULL, INFINITY);
     xt_json_close(&j);
-    ck_assert_str_eq(xt_json_text(&j), "[-9007199254740993,1e-09,null,null]");
+    ck_assert_str_eq(xt_json_text(&j), "[-9007199254740993,0,-9223372036854775808,9223372036854775807,1e-09,null,null]");
     xt_json_free(&j);
 }
 END_TEST
