@@ -122,7 +122,12 @@ int ads_calib_probe(const char *dir, struct ads_calib *out, char *why, size_t wh
         return -1;
     }
     unlink(path);       /* gone whatever happens next */
-    char *buf = malloc(CHUNK);
+    /* page-aligned, as the windows move data (ads_io.c: a scratch buffer at
+     * a good skew, or the user's memory when its skew is good): malloc's
+     * 16-byte skew would measure the slow copy (xt_bad_skew) */
+    char *buf = NULL;
+    if (posix_memalign((void **) &buf, 4096, CHUNK))
+        buf = NULL;
     int rc = buf ? (memset(buf, 0x5a, CHUNK), measure(fd, buf, out)) : -1;
     if (rc != 0)
         snprintf(why, whylen, "probe I/O in %s failed: %s", dir, strerror(errno));
