@@ -79,7 +79,7 @@ struct orth_state {
     struct orth_vb *vb;         /* view_based's state (orth_vb.h), NULL when not used */
     uint64_t view_gen;          /* set_views seen */
     struct orth_desc_cache desc;        /* calls' descriptions (orth_desc.h) */
-    int desc_mode;              /* ORTH_DESC_* (test hook XT_ORTH_DESC) */
+    int desc_mode;              /* ORTH_DESC_* (test hook ROMIO_XT_ORTHRUS_TEST_DESC) */
 };
 
 /* how calls are described: listing each call's pieces, from the cache
@@ -131,7 +131,7 @@ void orth_agree_error(ADIO_File fd, int *err);
 /* st->node and st->nnodes, made on first use (collective over fd->comm; orth_agg.c) */
 void orth_nodes(ADIO_File fd, struct orth_state *st);
 void orth_finish(struct orth_call *c, int *err);
-/* lists c's pieces (c->offs, lens, n) unless they are (orth_layer.c) */
+/* lists c's pieces (c->offs, lens, n) and c->end_fp unless they are (orth_agg.c) */
 void orth_pieces(struct orth_call *c);
 
 void orth_two_phase(struct orth_call *c, int *err);

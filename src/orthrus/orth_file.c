@@ -183,7 +183,7 @@ int orth_open(ADIO_File fd, void *state)
     st->forced = force == XT_H_ORTH_FORCE_none ? -1 : ORTH_FORCED_CAND(force);
     parse_candidates(fd, st);
     st->node = MPI_COMM_NULL;   /* orth_nodes(), at the first call that needs it */
-    st->desc_mode = (int) xt_test_hook("XT_ORTH_DESC", ORTH_DESC_CACHE);
+    st->desc_mode = (int) xt_test_hook("ROMIO_XT_ORTHRUS_TEST_DESC", ORTH_DESC_CACHE);
     MPI_Type_contiguous(ORTH_R_N, MPI_INT64_T, &st->rec);
     MPI_Type_commit(&st->rec);
     MPI_Op_create(reduce_fn, 1, &st->op);

@@ -16,18 +16,6 @@ static int stock_only(ADIO_File fd, int is_write)
     return cb == ADIOI_HINT_DISABLE || fd->hints->deferred_open || fd->atomicity;
 }
 
-void orth_pieces(struct orth_call *c)
-{
-    ADIO_Offset start, end, fp = c->fd->fp_ind;
-    if (c->offs)
-        return;
-    c->fd->fp_ind = c->orig_fp;
-    ADIOI_Calc_my_off_len(c->fd, c->count, c->dt, c->fpt, c->off, &c->offs, &c->lens,
-                          &start, &end, &c->n);
-    c->end_fp = c->fd->fp_ind;
-    c->fd->fp_ind = fp;
-}
-
 /* d's description from c's listed pieces */
 static void sum_pieces(const struct orth_call *c, struct orth_desc *d)
 {

@@ -24,9 +24,9 @@ for cfg in "1 1" "1 2" "2 2" "2 3" "2 4"; do
     mkdir -p "$out/n$1p$2"
     calls=8; [ "$2" -gt 2 ] && calls=4
     # 3 ranks: every cached call description checked against a listing (the
-    # test hook XT_ORTH_DESC=2 aborts on a difference)
+    # test hook ROMIO_XT_ORTHRUS_TEST_DESC=2 aborts on a difference)
     desc=1; [ "$2" -eq 3 ] && desc=2
-    XT_ORTH_DESC=$desc run "views-nodes$1-np$2" nrun "$1" "$2" ./t_orth "$out/n$1p$2" "$calls"
+    ROMIO_XT_ORTHRUS_TEST_DESC=$desc run "views-nodes$1-np$2" nrun "$1" "$2" ./t_orth "$out/n$1p$2" "$calls"
 done
 
 # calls described from the cache across changes of view, count, datatype,
@@ -38,7 +38,7 @@ desc_case() {
     mkdir -p "$out/desc$np" &&
     ROMIO_XT_STATS=1 ROMIO_XT_STATS_FILE=$out/desc$np.json MPIR_CVAR_NUM_CLIQUES=2 \
         timeout 300 "$mpiexec" -n "$np" ./t_orth_desc "$out/desc$np" &&
-    XT_ORTH_DESC=2 nrun 2 "$np" ./t_orth_desc "$out/desc$np" &&
+    ROMIO_XT_ORTHRUS_TEST_DESC=2 nrun 2 "$np" ./t_orth_desc "$out/desc$np" &&
     python3 -c "import json, sys
 secs = [json.loads(l)['features']['orthrus'] for l in open(sys.argv[1]) if l.strip()
         and 'orthrus' in json.loads(l).get('features', {})]
