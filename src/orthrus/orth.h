@@ -9,6 +9,7 @@
 
 #include "../core/xt_layer.h"
 #include "orth_select.h"
+#include "orth_desc.h"
 
 /* one collective call, as the candidates see it */
 struct orth_call {
@@ -20,7 +21,8 @@ struct orth_call {
     ADIO_Offset off;
     ADIO_Status *status;
     int is_write;
-    /* this rank's file pieces in view order (ADIOI_Calc_my_off_len) */
+    /* this rank's file pieces in view order (ADIOI_Calc_my_off_len), listed
+     * only when needed (orth_pieces): NULL until then */
     ADIO_Offset *offs, *lens;
     int n;
     int64_t bytes;              /* this rank's bytes */
@@ -75,7 +77,14 @@ struct orth_state {
     int64_t bypassed;           /* calls passed to the stock routine unexamined */
     int64_t runs[ORTH_MAX_CAND + 4];    /* calls run per orth_cands index */
     struct orth_vb *vb;         /* view_based's state (orth_vb.h), NULL when not used */
+    uint64_t view_gen;          /* set_views seen */
+    struct orth_desc_cache desc;        /* calls' descriptions (orth_desc.h) */
+    int desc_mode;              /* ORTH_DESC_* (test hook ROMIO_XT_ORTHRUS_TEST_DESC) */
 };
+
+/* how calls are described: listing each call's pieces, from the cache
+ * (the default), or from the cache with every hit checked against a listing */
+enum { ORTH_DESC_LIST, ORTH_DESC_CACHE, ORTH_DESC_CHECK };
 
 extern const struct xt_layer orth_layer;
 
@@ -122,6 +131,8 @@ void orth_agree_error(ADIO_File fd, int *err);
 /* st->node and st->nnodes, made on first use (collective over fd->comm; orth_agg.c) */
 void orth_nodes(ADIO_File fd, struct orth_state *st);
 void orth_finish(struct orth_call *c, int *err);
+/* lists c's pieces (c->offs, lens, n) and c->end_fp unless they are (orth_agg.c) */
+void orth_pieces(struct orth_call *c);
 
 void orth_two_phase(struct orth_call *c, int *err);
 void orth_core_first(struct orth_call *c, int *err);

@@ -80,6 +80,18 @@ void orth_finish(struct orth_call *c, int *err)
     xt_call_done(c->fd, ADIO_INDIVIDUAL, c->end_fp, -1, c->status, c->dt, c->bytes);
 }
 
+void orth_pieces(struct orth_call *c)
+{
+    ADIO_Offset start, end, fp = c->fd->fp_ind;
+    if (c->offs)
+        return;
+    c->fd->fp_ind = c->orig_fp;
+    ADIOI_Calc_my_off_len(c->fd, c->count, c->dt, c->fpt, c->off, &c->offs, &c->lens,
+                          &start, &end, &c->n);
+    c->end_fp = c->fd->fp_ind;
+    c->fd->fp_ind = fp;
+}
+
 /* the node communicator and the number of nodes, made at the first call of
  * a candidate that needs them (collective over fd->comm: every rank runs the
  * same candidate), so that files never running one pay nothing at open */

@@ -183,6 +183,7 @@ int orth_open(ADIO_File fd, void *state)
     st->forced = force == XT_H_ORTH_FORCE_none ? -1 : ORTH_FORCED_CAND(force);
     parse_candidates(fd, st);
     st->node = MPI_COMM_NULL;   /* orth_nodes(), at the first call that needs it */
+    st->desc_mode = (int) xt_test_hook("ROMIO_XT_ORTHRUS_TEST_DESC", ORTH_DESC_CACHE);
     MPI_Type_contiguous(ORTH_R_N, MPI_INT64_T, &st->rec);
     MPI_Type_commit(&st->rec);
     MPI_Op_create(reduce_fn, 1, &st->op);
@@ -266,6 +267,8 @@ void orth_report(ADIO_File fd, void *state, struct xt_json *j)
     xt_json_close(j);
     xt_json_int(j, "signature_evictions", st->sel.evictions);
     xt_json_int(j, "disagreements", st->disagreements);
+    xt_json_int(j, "descriptions_cached", st->desc.hits);
+    xt_json_int(j, "descriptions_listed", st->desc.misses);
     xt_json_int(j, "exchange_rounds", st->rounds);
     xt_json_int(j, "bytes_in_place", st->moved[ORTH_IN_PLACE]);
     xt_json_int(j, "bytes_sent", st->moved[ORTH_SENT]);

@@ -16,30 +16,101 @@ static int stock_only(ADIO_File fd, int is_write)
     return cb == ADIOI_HINT_DISABLE || fd->hints->deferred_open || fd->atomicity;
 }
 
-/* this rank's pieces, and the signature from the call's one reduction (which
- * also settles the previous call: its slowest time, the ranks' agreement) */
-static void describe(struct orth_call *c, struct orth_sig *sig)
+/* d's description from c's listed pieces */
+static void sum_pieces(const struct orth_call *c, struct orth_desc *d)
 {
-    struct orth_state *st = c->st;
-    ADIO_Offset start, end;
-    int64_t loc[ORTH_R_N] = { 0 }, sum[ORTH_R_N];
-    c->orig_fp = c->fd->fp_ind;
-    ADIOI_Calc_my_off_len(c->fd, c->count, c->dt, c->fpt, c->off, &c->offs, &c->lens,
-                          &start, &end, &c->n);
-    c->end_fp = c->fd->fp_ind;
-    c->fd->fp_ind = c->orig_fp;
     ADIO_Offset prev_end = -1;
+    d->nreqs = d->bytes = d->gaps = 0;
     for (int i = 0; i < c->n; i++) {
         if (c->lens[i] <= 0)
             continue;
         if (prev_end >= 0)
-            loc[ORTH_R_GAPS] += c->offs[i] - prev_end;  /* gap to the previous piece */
+            d->gaps += c->offs[i] - prev_end;   /* gap to the previous piece */
         prev_end = c->offs[i] + c->lens[i];
-        loc[ORTH_R_NREQS]++;
-        loc[ORTH_R_BYTES] += c->lens[i];
+        d->nreqs++;
+        d->bytes += c->lens[i];
     }
-    c->bytes = loc[ORTH_R_BYTES];
-    loc[ORTH_R_NPROCS] = loc[ORTH_R_BYTES] > 0;
+}
+
+/* d's key for call c, and the call's *base (orth_desc.h); 0 when the call
+ * is not cached: a contiguous filetype (one piece, listed at no cost) or
+ * a call without a place in the view */
+static int key_of(const struct orth_call *c, struct orth_desc *d, int64_t *base)
+{
+    ADIO_File fd = c->fd;
+    int contig;
+    MPI_Count ft_size, dt_size;
+    MPI_Aint lb, ext;
+    ADIOI_Datatype_iscontig(fd->filetype, &contig);
+    if (contig || c->st->desc_mode == ORTH_DESC_LIST)
+        return 0;
+    MPI_Type_size_x(fd->filetype, &ft_size);
+    MPI_Type_get_extent(fd->filetype, &lb, &ext);
+    MPI_Type_size_x(c->dt, &dt_size);
+    if (ft_size <= 0)
+        return 0;
+    ADIOI_Flatlist_node *flat = ADIOI_Flatten_and_find(fd->filetype);
+    d->geom = (struct orth_geom) {.disp = fd->disp,.etype = fd->etype_size,.ft_size = ft_size,
+        .ft_extent = ext,.first = flat->indices[0]
+    };
+    d->gen = c->st->view_gen;
+    d->indiv = c->fpt == ADIO_INDIVIDUAL;
+    d->size = (int64_t) c->count * dt_size;
+    return orth_desc_place(&d->geom, d->indiv, c->orig_fp, c->off, &d->phase, base);
+}
+
+/* a cached description that differs from the listing (ORTH_DESC_CHECK) */
+static void check_hit(const struct orth_call *c, const struct orth_desc *hit,
+                      const struct orth_desc *d)
+{
+    if (hit->nreqs == d->nreqs && hit->bytes == d->bytes && hit->gaps == d->gaps &&
+        (!d->indiv || hit->end_rel == d->end_rel))
+        return;
+    fprintf(stderr, "romio-xt: orthrus: cached description differs from the listing "
+            "(%lld/%lld pieces, %lld/%lld gaps, %lld/%lld end)\n", (long long) hit->nreqs,
+            (long long) d->nreqs, (long long) hit->gaps, (long long) d->gaps,
+            (long long) hit->end_rel, (long long) d->end_rel);
+    MPI_Abort(c->fd->comm, 1);
+}
+
+/* this rank's description of call c and c->end_fp, c->bytes: from the cache
+ * when its view and place were seen before, else from its pieces, listed */
+static void local_desc(struct orth_call *c, struct orth_desc *d)
+{
+    struct orth_desc_cache *cache = &c->st->desc;
+    int64_t base = 0;
+    int keyed = key_of(c, d, &base);
+    const struct orth_desc *hit = keyed ? orth_desc_find(cache, d) : NULL;
+    if (hit && c->st->desc_mode != ORTH_DESC_CHECK) {
+        *d = *hit;
+        cache->hits++;
+        c->end_fp = d->indiv ? d->geom.disp + base + d->end_rel : c->orig_fp;
+        c->bytes = d->bytes;
+        return;
+    }
+    orth_pieces(c);
+    sum_pieces(c, d);
+    c->bytes = d->bytes;
+    d->end_rel = c->end_fp - d->geom.disp - base;
+    if (hit)
+        check_hit(c, hit, d);
+    if (keyed && !hit)
+        orth_desc_put(cache, d);
+    cache->misses += keyed && !hit;
+}
+
+/* the signature from the call's one reduction (which also settles the
+ * previous call: its slowest time, the ranks' agreement) */
+static void describe(struct orth_call *c, struct orth_sig *sig)
+{
+    struct orth_state *st = c->st;
+    struct orth_desc d = { 0 };
+    int64_t loc[ORTH_R_N] = { 0 }, sum[ORTH_R_N];
+    local_desc(c, &d);
+    loc[ORTH_R_GAPS] = d.gaps;
+    loc[ORTH_R_NREQS] = d.nreqs;
+    loc[ORTH_R_BYTES] = d.bytes;
+    loc[ORTH_R_NPROCS] = d.bytes > 0;
     orth_fill_record(st, loc);
     MPI_Allreduce(loc, sum, 1, st->rec, st->op, c->fd->comm);
     orth_settle(c->fd, st, sum);
@@ -149,7 +220,8 @@ static void coll(ADIO_File fd, void *buf, int count, MPI_Datatype dt, int fpt,
         return;
     }
     run_call(fd, &c, err);
-    ADIOI_Free(c.offs);
+    if (c.offs)
+        ADIOI_Free(c.offs);
 }
 
 static void ADIOI_ORTH_WriteStridedColl(ADIO_File fd, const void *buf, int count,
@@ -193,6 +265,13 @@ static int orth_wanted(const struct xt_file *xf)
         xf->hints[XT_H_ORTH_FORCE].i != XT_H_ORTH_FORCE_none;
 }
 
+/* a new view: the descriptions cached for the old one are never found again */
+static void orth_view(ADIO_File fd, void *state, int error_code)
+{
+    ((struct orth_state *) state)->view_gen++;
+    vb_set_view(fd, state, error_code);
+}
+
 const struct xt_layer orth_layer = {
     .name = "orthrus",
     .wanted = orth_wanted,
@@ -204,6 +283,6 @@ const struct xt_layer orth_layer = {
     .counters = vb_counter_names,
     .ncounters = VB_NCOUNTERS,
     .wrote = orth_wrote,
-    .view = vb_set_view,
+    .view = orth_view,
     .direct_io_ok = 1,          /* view_based's cache holds nothing the file lacks between calls */
 };

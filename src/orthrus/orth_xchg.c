@@ -471,6 +471,7 @@ void orth_exchange(struct orth_call *c, const struct orth_route *rt, int *err)
     for (int k = 0; k < 6; k++)
         *arrays[k] = all + k * x.np;
     *err = MPI_SUCCESS;
+    orth_pieces(c);
     cut_pieces(c, &x);
     exchange_pieces(&x);
     int cap = c->fd->hints->cb_buffer_size;

@@ -8,7 +8,8 @@ build() {
     "$mpicc" -O1 -g -Wall -o "$out/t_orth" "$src/t_orth.c" &&
     "$mpicc" -O1 -g -o "$out/t_stats_io" "$XT_SRCDIR/test/mpi/t_stats_io.c" &&
     "$mpicc" -O1 -g -Wall -o "$out/t_orth_seq" "$src/t_orth_seq.c" &&
-    "$mpicc" -O1 -g -Wall -o "$out/t_vb" "$src/t_vb.c"
+    "$mpicc" -O1 -g -Wall -o "$out/t_vb" "$src/t_vb.c" &&
+    "$mpicc" -O1 -g -Wall -o "$out/t_orth_desc" "$src/t_orth_desc.c"
 }
 xt_build build
 
@@ -22,8 +23,33 @@ for cfg in "1 1" "1 2" "2 2" "2 3" "2 4"; do
     set -- $cfg
     mkdir -p "$out/n$1p$2"
     calls=8; [ "$2" -gt 2 ] && calls=4
-    run "views-nodes$1-np$2" nrun "$1" "$2" ./t_orth "$out/n$1p$2" "$calls"
+    # 3 ranks: every cached call description checked against a listing (the
+    # test hook ROMIO_XT_ORTHRUS_TEST_DESC=2 aborts on a difference)
+    desc=1; [ "$2" -eq 3 ] && desc=2
+    ROMIO_XT_ORTHRUS_TEST_DESC=$desc run "views-nodes$1-np$2" nrun "$1" "$2" ./t_orth "$out/n$1p$2" "$calls"
 done
+
+# calls described from the cache across changes of view, count, datatype,
+# pointer (individual, seek, explicit) and a rank with no data: bytes, data
+# read and positions equal stock's; with the cache, then with every cached
+# description checked against a listing; the cache was used
+desc_case() {
+    local np=$1
+    mkdir -p "$out/desc$np" &&
+    ROMIO_XT_STATS=1 ROMIO_XT_STATS_FILE=$out/desc$np.json MPIR_CVAR_NUM_CLIQUES=2 \
+        timeout 300 "$mpiexec" -n "$np" ./t_orth_desc "$out/desc$np" &&
+    ROMIO_XT_ORTHRUS_TEST_DESC=2 nrun 2 "$np" ./t_orth_desc "$out/desc$np" &&
+    python3 -c "import json, sys
+secs = [json.loads(l)['features']['orthrus'] for l in open(sys.argv[1]) if l.strip()
+        and 'orthrus' in json.loads(l).get('features', {})]
+print([(s['forced'], s['descriptions_cached'], s['descriptions_listed']) for s in secs])
+# 33 of the 35 calls have a noncontiguous view: each is cached or listed once
+assert len(secs) == 10 and all(s['descriptions_cached'] >= 10 for s in secs), secs
+assert all(s['descriptions_cached'] + s['descriptions_listed'] == 33 for s in secs), secs" \
+        "$out/desc$np.json"
+}
+run desc-cache-np1 desc_case 1
+run desc-cache-np2 desc_case 2
 
 # stats: the signature table, the winner, runs add up; independent I/O untouched
 stats_case() {

@@ -243,23 +243,6 @@ static long long file_size(const char *p)
     return n;
 }
 
-static int same_file(const char *a, const char *b)
-{
-    FILE *fa = fopen(a, "rb"), *fb = fopen(b, "rb");
-    int same = fa && fb;
-    while (same) {
-        int ca = getc(fa), cb = getc(fb);
-        same = ca == cb;
-        if (ca == EOF || cb == EOF)
-            break;
-    }
-    if (fa)
-        fclose(fa);
-    if (fb)
-        fclose(fb);
-    return same;
-}
-
 static void run_view(const char *dir, struct view *v, int ncalls)
 {
     char ref[1024], path[1024];
@@ -271,7 +254,7 @@ static void run_view(const char *dir, struct view *v, int ncalls)
         MPI_Barrier(MPI_COMM_WORLD);
         write_file(path, v, &configs[i], ncalls);
         if (rank == 0 && i > 0)
-            T_CHECK(same_file(ref, path), "%s: %s differs from stock (%lld vs %lld bytes)",
+            T_CHECK(t_same_file(ref, path), "%s: %s differs from stock (%lld vs %lld bytes)",
                     v->name, configs[i].name, file_size(path), file_size(ref));
         read_file(ref, v, &configs[i], ncalls);
     }

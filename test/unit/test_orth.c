@@ -2,6 +2,7 @@
 #include <check.h>
 #include "unit.h"
 #include "orth_select.h"
+#include "orth_desc.h"
 
 #include <stdio.h>
 #include <string.h>
@@ -577,6 +578,120 @@ START_TEST(skipped_candidate_never_runs)
 }
 END_TEST
 
+
+/* --- the description cache (orth_desc.c) --- */
+static const struct orth_geom geom = {.disp = 100,.etype = 4,.ft_size = 32,.ft_extent = 128,
+    .first = 8
+};
+
+START_TEST(desc_place_individual_moves_by_whole_extents)
+{
+    int64_t phase = -1, base = -1;
+    ck_assert(orth_desc_place(&geom, 1, 100 + 8, 0, &phase, &base));
+    ck_assert_int_eq(phase, 0);
+    ck_assert_int_eq(base, 0);
+    /* 3 extents and 20 bytes past the first block: the same phase as 20 bytes in */
+    ck_assert(orth_desc_place(&geom, 1, 100 + 8 + 3 * 128 + 20, 0, &phase, &base));
+    ck_assert_int_eq(phase, 20);
+    ck_assert_int_eq(base, 3 * 128);
+    ck_assert(orth_desc_place(&geom, 1, 100 + 8 + 127, 0, &phase, &base));
+    ck_assert_int_eq(phase, 127);
+    ck_assert_int_eq(base, 0);
+    /* before the view's first block: no place (listed) */
+    phase = base = -1;
+    ck_assert(!orth_desc_place(&geom, 1, 100 + 7, 0, &phase, &base));
+    ck_assert(!orth_desc_place(&geom, 1, 0, 0, &phase, &base));
+    ck_assert_int_eq(phase, -1);
+    ck_assert_int_eq(base, -1);
+}
+END_TEST
+
+START_TEST(desc_place_explicit_counts_etypes)
+{
+    int64_t phase, base;
+    /* 8 etypes per filetype: offset 19 is etype 3 of the third instance */
+    ck_assert(orth_desc_place(&geom, 0, 12345, 19, &phase, &base));
+    ck_assert_int_eq(phase, 3);
+    ck_assert_int_eq(base, 2 * 128);
+    ck_assert(orth_desc_place(&geom, 0, 0, 8, &phase, &base));
+    ck_assert_int_eq(phase, 0);
+    ck_assert_int_eq(base, 128);
+    ck_assert(!orth_desc_place(&geom, 0, 0, -1, &phase, &base));
+    /* a filetype that is not whole etypes, zero size or extent: none */
+    struct orth_geom g = geom;
+    g.ft_size = 30;
+    ck_assert(!orth_desc_place(&g, 0, 0, 8, &phase, &base));
+    g = geom;
+    g.ft_size = 0;
+    ck_assert(!orth_desc_place(&g, 0, 0, 8, &phase, &base));
+    ck_assert(!orth_desc_place(&g, 1, 1000, 0, &phase, &base));
+    g = geom;
+    g.ft_extent = 0;
+    ck_assert(!orth_desc_place(&g, 1, 1000, 0, &phase, &base));
+}
+END_TEST
+
+static struct orth_desc desc_key(uint64_t gen, int indiv, int64_t phase, int64_t size)
+{
+    struct orth_desc d = {.gen = gen,.geom = geom,.indiv = indiv,.phase = phase,.size = size,
+        .nreqs = 7,.bytes = size,.gaps = 96,.end_rel = 136
+    };
+    return d;
+}
+
+START_TEST(desc_cache_keys_on_view_pointer_phase_size)
+{
+    struct orth_desc_cache c = { 0 };
+    struct orth_desc d = desc_key(1, 1, 20, 64), k;
+    ck_assert_ptr_null(orth_desc_find(&c, &d));
+    orth_desc_put(&c, &d);
+    k = desc_key(1, 1, 20, 64);
+    k.nreqs = k.gaps = k.end_rel = 0;   /* the value is not part of the key */
+    const struct orth_desc *hit = orth_desc_find(&c, &k);
+    ck_assert_ptr_nonnull(hit);
+    ck_assert_int_eq(hit->nreqs, 7);
+    ck_assert_int_eq(hit->gaps, 96);
+    ck_assert_int_eq(hit->end_rel, 136);
+    /* another view (a set_view), pointer kind, phase or size: not found */
+    k = desc_key(2, 1, 20, 64);
+    ck_assert_ptr_null(orth_desc_find(&c, &k));
+    k = desc_key(1, 0, 20, 64);
+    ck_assert_ptr_null(orth_desc_find(&c, &k));
+    k = desc_key(1, 1, 21, 64);
+    ck_assert_ptr_null(orth_desc_find(&c, &k));
+    k = desc_key(1, 1, 20, 60);
+    ck_assert_ptr_null(orth_desc_find(&c, &k));
+    /* the same generation with other view numbers (a changed disp, etype,
+     * filetype size, extent or first block): not found */
+    int64_t *fields[] = { &k.geom.disp, &k.geom.etype, &k.geom.ft_size, &k.geom.ft_extent,
+        &k.geom.first
+    };
+    for (int i = 0; i < 5; i++) {
+        k = desc_key(1, 1, 20, 64);
+        (*fields[i])++;
+        ck_assert_ptr_null(orth_desc_find(&c, &k));
+    }
+}
+END_TEST
+
+START_TEST(desc_cache_replaces_the_oldest)
+{
+    struct orth_desc_cache c = { 0 };
+    for (int i = 0; i < ORTH_DESC_N + 2; i++) {
+        struct orth_desc d = desc_key(1, 1, i, 64);
+        orth_desc_put(&c, &d);
+    }
+    ck_assert_int_eq(c.n, ORTH_DESC_N);
+    for (int i = 0; i < ORTH_DESC_N + 2; i++) {
+        struct orth_desc k = desc_key(1, 1, i, 64);
+        if (i < 2)
+            ck_assert_ptr_null(orth_desc_find(&c, &k));
+        else
+            ck_assert_ptr_nonnull(orth_desc_find(&c, &k));
+    }
+}
+END_TEST
+
 Suite *orth_suite(void)
 {
     Suite *s = suite_create("orthrus");
@@ -601,6 +716,10 @@ Suite *orth_suite(void)
     tcase_add_test(tc, budget_outlier_pays_nothing);
     tcase_add_test(tc, budget_learns_the_trial_cost);
     tcase_add_test(tc, skipped_candidate_never_runs);
+    tcase_add_test(tc, desc_place_individual_moves_by_whole_extents);
+    tcase_add_test(tc, desc_place_explicit_counts_etypes);
+    tcase_add_test(tc, desc_cache_keys_on_view_pointer_phase_size);
+    tcase_add_test(tc, desc_cache_replaces_the_oldest);
     suite_add_tcase(s, tc);
     return s;
 }
