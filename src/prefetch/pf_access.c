@@ -29,6 +29,14 @@ enum pf_move pf_access(ADIO_File fd, struct pf_file *pf, int64_t block, struct p
     return mv;
 }
 
+void pf_reconcile(struct pf_file *pf, struct pf_plan *plan)
+{
+    if (pf->queued)
+        pf_queue_reconcile(&pf->t, &pf->q, plan);
+    else
+        pf_slots_reconcile(&pf->t, &pf->w, plan, NULL, NULL);
+}
+
 void pf_read_lower(ADIO_File fd, char *buf, ADIO_Offset off, ADIO_Offset len,
                    ADIO_Offset *nread, int *error_code)
 {

@@ -49,8 +49,7 @@ static void switch_off(ADIO_File fd, struct pf_file *pf)
     xt_count(fd, XT_LAYER_pf, PF_C_DISABLED, 1);
 }
 
-/* may this read go through the prefetcher? */
-static int usable(ADIO_File fd, struct pf_file *pf)
+int pf_usable(ADIO_File fd, struct pf_file *pf)
 {
     if (pf->off)
         return 0;
@@ -106,6 +105,36 @@ static void read_through_window(ADIO_File fd, struct pf_file *pf, char *buf, ADI
     }
 }
 
+/* the end of a read the layer served (window or queue) */
+static void read_done(ADIO_File fd, int fpt, ADIO_Offset off, ADIO_Offset nread,
+                   ADIO_Status *status, MPI_Datatype dt, int *error_code)
+{
+    xt_note_absorbed(fd);
+    if (*error_code != MPI_SUCCESS) {
+        fd->fp_sys_posn = -1;
+        return;
+    }
+    xt_call_done(fd, fpt, fd->fp_ind + nread, off + nread, status, dt, nread);
+}
+
+/* the application announced its reads (pf_announce.c): a read that starts
+ * in an extent ahead goes through the queue (no gate: the application said
+ * it will read these bytes), any other passes untouched */
+static void announced_read(ADIO_File fd, struct pf_file *pf, void *buf, int count,
+                           MPI_Datatype dt, int fpt, ADIO_Offset offset, ADIO_Status *status,
+                           int *error_code)
+{
+    ADIO_Offset len = xt_bytes(count, dt), nread = 0;
+    ADIO_Offset off = fpt == ADIO_INDIVIDUAL ? fd->fp_ind : offset;
+    if (!pf_queue_covers(pf, off) || fd->atomicity) {
+        xt_count(fd, XT_LAYER_pf, PF_C_PASS_OUTSIDE, 1);
+        lower(fd)->ADIOI_xxx_ReadContig(fd, buf, count, dt, fpt, offset, status, error_code);
+        return;
+    }
+    pf_queue_read(fd, pf, buf, off, len, &nread, error_code);
+    read_done(fd, fpt, off, nread, status, dt, error_code);
+}
+
 static void ADIOI_PF_ReadContig(ADIO_File fd, void *buf, int count, MPI_Datatype dt,
                                 int fpt, ADIO_Offset offset, ADIO_Status *status,
                                 int *error_code)
@@ -113,9 +142,13 @@ static void ADIOI_PF_ReadContig(ADIO_File fd, void *buf, int count, MPI_Datatype
     struct pf_file *pf = state(fd);
     ADIO_Offset len = xt_bytes(count, dt), nread = 0;
     ADIO_Offset off = fpt == ADIO_INDIVIDUAL ? fd->fp_ind : offset;
+    if (len > 0 && !pf->off && pf_announce_check(fd, pf)) {
+        announced_read(fd, pf, buf, count, dt, fpt, offset, status, error_code);
+        return;
+    }
     double t0 = xt_now();
     enum pf_gate_verdict v = len > 0 ? classify(fd, pf, off, len, t0) : PF_GATE_FIRST;
-    if (len <= 0 || v != PF_GATE_PREFETCH || !usable(fd, pf)) {
+    if (len <= 0 || v != PF_GATE_PREFETCH || !pf_usable(fd, pf)) {
         lower(fd)->ADIOI_xxx_ReadContig(fd, buf, count, dt, fpt, offset, status, error_code);
         if (!pf->all_reads)
             pf_gate_done(&pf->gate, v, t0, xt_now());
@@ -132,12 +165,7 @@ static void ADIOI_PF_ReadContig(ADIO_File fd, void *buf, int count, MPI_Datatype
         xt_count(fd, XT_LAYER_pf, PF_C_UNPAID, 1);
         pf_cancel(fd, pf);
     }
-    xt_note_absorbed(fd);
-    if (*error_code != MPI_SUCCESS) {
-        fd->fp_sys_posn = -1;
-        return;
-    }
-    xt_call_done(fd, fpt, fd->fp_ind + nread, off + nread, status, dt, nread);
+    read_done(fd, fpt, off, nread, status, dt, error_code);
 }
 
 /* after a write of [off, off + len) through this handle */
@@ -216,7 +244,7 @@ static void ADIOI_PF_IreadContig(ADIO_File fd, void *buf, int count, MPI_Datatyp
 {
     ADIO_Status st;
     int n = 0;
-    if (!usable(fd, state(fd))) {
+    if (!pf_usable(fd, state(fd))) {
         lower(fd)->ADIOI_xxx_IreadContig(fd, buf, count, dt, fpt, offset, request, error_code);
         return;
     }
@@ -363,6 +391,7 @@ static int pf_open(ADIO_File fd, void *st)
     pf->all_reads = xt_test_hook("ROMIO_XT_PF_TEST_ALL_READS", 0) != 0;
     pf->min_loaders = (int) xt_test_hook("ROMIO_XT_PF_TEST_LOADERS", 0);
     pf->m = pf_methods[xf->hints[XT_H_PF_METHOD].i];
+    snprintf(pf->text, sizeof(pf->text), "%s", xf->hints[XT_H_PF_WILLNEED].s);
     return 0;
 }
 

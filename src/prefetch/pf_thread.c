@@ -43,7 +43,7 @@ static void *loader(void *arg)
         }
         pf_load(pf, s);
         /* a dropped fetch freed its slot: the window may want another block */
-        pf_slots_reconcile(&pf->t, &pf->w, &plan, NULL, NULL);
+        pf_reconcile(pf, &plan);
     }
     pthread_mutex_unlock(&pf->lock);
     return NULL;
@@ -80,7 +80,8 @@ int pf_thread_start(ADIO_File fd, struct pf_file *pf)
 
 void pf_thread_more(struct pf_file *pf)
 {
-    int max = pf->w.ahead < PF_MAX_LOADERS ? pf->w.ahead : PF_MAX_LOADERS;
+    int ahead = pf->queued ? pf->t.n - 1 : pf->w.ahead;
+    int max = ahead < PF_MAX_LOADERS ? ahead : PF_MAX_LOADERS;
     int want = pf_gate_loaders(pf->load_avg, pf->consume_avg, max);
     if (want < pf->min_loaders)         /* test hook */
         want = pf->min_loaders < PF_MAX_LOADERS ? pf->min_loaders : PF_MAX_LOADERS;
