@@ -5,7 +5,7 @@
  *   pf_root --create FILE BYTES        write FILE (every 8-byte word = a hash
  *                                      of its offset) unless it is there
  *   pf_root --data DIR --bytes B --compute-us C --mode MODE [--seed S] [--idle 1]
- *           [--announce K [--announce-every H]]
+ *           [--announce K [--announce-every H | --announce-ahead A]]
  *
  * Each rank is an independent reader of its own file DIR/root.<rank>
  * (MPI_COMM_SELF; hints come from ROMIO_HINTS).  Before the run the file is
@@ -166,23 +166,30 @@ static int plan_reads(long long size, struct read **plan)
 /* --announce K: as ROOT's TTreeCache, which knows the next baskets from the
  * file's index, tell the library the next reads: romio_prefetch_willneed =
  * reads [from, from + K) (as many as fit in a hint value's 255 characters),
- * by MPI_File_set_info */
-static int announce_k, announce_every;
+ * by MPI_File_set_info; the list replaces the reads announced before.
+ * MODE "announce" without --announce: --announce 14 --announce-ahead 56.
+ * --announce-ahead A: lists starting with '+' (appended to the reads
+ * announced before), sent before a read when at most A - K reads from it on
+ * are announced, so A - K to A reads ahead are announced.  Returns the reads announced. */
+static int announce_k, announce_every, announce_ahead;
 
-static void announce(MPI_File fh, const struct read *p, int n, int from, double *secs)
+static int announce(MPI_File fh, const struct read *p, int n, int from, double *secs)
 {
     char text[256];
-    int used = 0;
-    for (int k = from; k < n && k < from + announce_k; k++) {
+    int used = 0, k = from;
+    if (announce_ahead)
+        text[used++] = '+';
+    for (; k < n && k < from + announce_k; k++) {
         char one[48];
-        int l = snprintf(one, sizeof(one), "%s%lld:%lld", used ? "," : "", p[k].off, p[k].len);
+        int l = snprintf(one, sizeof(one), "%s%lld:%lld", used > !!announce_ahead ? "," : "",
+                         p[k].off, p[k].len);
         if (used + l > 255)
             break;
         memcpy(text + used, one, l + 1);
         used += l;
     }
-    if (!used)
-        return;
+    if (k == from)
+        return 0;
     double t0 = now();
     MPI_Info info;
     MPI_Info_create(&info);
@@ -190,6 +197,7 @@ static void announce(MPI_File fh, const struct read *p, int n, int from, double 
     MPI_File_set_info(fh, info);
     MPI_Info_free(&info);
     *secs += now() - t0;
+    return k - from;
 }
 
 static void root_reads(MPI_File fh, long long size, double compute_us, struct run *r)
@@ -197,9 +205,12 @@ static void root_reads(MPI_File fh, long long size, double compute_us, struct ru
     char *buf = malloc(450 * KB);
     struct read *p;
     int n = plan_reads(size, &p);
-    if (announce_k)
-        announce(fh, p, n, 0, &r->announce_seconds);
+    int upto = 0;               /* reads [0, upto) announced */
+    if (announce_k && !announce_ahead)
+        upto = announce(fh, p, n, 0, &r->announce_seconds);
     for (int k = 0; k < n; k++) {
+        for (int got = 1; announce_ahead && got && upto - k <= announce_ahead - announce_k;)
+            upto += got = announce(fh, p, n, upto, &r->announce_seconds);
         long long pos = p[k].off, len = p[k].len;
         MPI_Status st;
         double t1 = now();
@@ -208,7 +219,7 @@ static void root_reads(MPI_File fh, long long size, double compute_us, struct ru
         r->errors += check(buf, pos, len);
         r->reads++;
         r->bytes += len;
-        if (announce_k && (k + 1) % announce_every == 0)
+        if (announce_k && !announce_ahead && (k + 1) % announce_every == 0)
             announce(fh, p, n, k + 1, &r->announce_seconds);
         t1 = now();
         spin(compute_us);
@@ -235,6 +246,11 @@ int main(int argc, char **argv)
         else if (!strcmp(argv[a], "--idle")) idle = atoi(argv[a + 1]);
         else if (!strcmp(argv[a], "--announce")) announce_k = atoi(argv[a + 1]);
         else if (!strcmp(argv[a], "--announce-every")) announce_every = atoi(argv[a + 1]);
+        else if (!strcmp(argv[a], "--announce-ahead")) announce_ahead = atoi(argv[a + 1]);
+    }
+    if (!strcmp(mode, "announce") && !announce_k) {     /* the benchmark's defaults */
+        announce_k = 14;
+        announce_ahead = 56;
     }
     if (announce_k > 0 && announce_every <= 0)
         announce_every = announce_k > 1 ? announce_k / 2 : 1;

@@ -129,10 +129,12 @@ void pf_reconcile(struct pf_file *pf, struct pf_plan *plan);
 ADIO_Offset pf_copy_out(struct pf_file *pf, struct pf_slot *s, char *buf, ADIO_Offset off,
                         ADIO_Offset len);
 
-/* announced ranges (pf_announce.c), in the application's thread: apply a new
- * romio_prefetch_willneed text if MPI_File_set_info changed it (a bad one:
- * one warning, the ranges before are kept); returns 1 when the queue of
- * announced ranges drives the reads */
+/* announced ranges (pf_announce.c), in the application's thread.  At
+ * MPI_File_set_info (the layer's SetInfo): apply a romio_prefetch_willneed
+ * list in info (a bad one: one warning, the ranges before are kept) */
+void pf_announce_info(ADIO_File fd, struct pf_file *pf, MPI_Info info);
+/* at a read: apply the file's romio_prefetch_willneed text if it changed
+ * otherwise; returns 1 when the queue of announced ranges drives the reads */
 int pf_announce_check(ADIO_File fd, struct pf_file *pf);
 /* does an extent ahead hold byte off? */
 int pf_queue_covers(struct pf_file *pf, ADIO_Offset off);

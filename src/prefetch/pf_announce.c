@@ -1,9 +1,13 @@
 /* romio-xt prefetch: ranges the application announces during the run
- * (pf_queue.h).  MPI_File_set_info stores the new romio_prefetch_willneed
- * text in the file's hints (core's hint pass); the layer notices the change
- * at the next read (one strcmp), parses it and, when every range has a
- * length, replaces the queue ahead with it; a list with a length-0 range
- * goes back to the window of blocks over those ranges.  The queue is only
+ * (pf_queue.h).  MPI_File_set_info passes through the layer's SetInfo
+ * (before core's hint pass stores the text in the file's hints): the layer
+ * takes the new romio_prefetch_willneed list there, each call in turn (a
+ * change that reached the hints otherwise is taken at the next read, one
+ * strcmp), parses it and, when every range has a
+ * length, replaces the queue ahead with it (a list starting with '+' is
+ * appended to the queue instead); a list with a length-0 range goes back to
+ * the window of blocks over those ranges.  A list the same as the one before
+ * is no change.  The queue is only
  * changed in the application's thread, under pf->lock (the loaders read
  * it). */
 #include "pf.h"
@@ -26,14 +30,17 @@ static void advance(ADIO_File fd, struct pf_file *pf, int i)
         pf_thread_more(pf);
     }
     pf_queue_reconcile(&pf->t, &pf->q, &plan);
-    if (plan.nqueued)
+    if (plan.nqueued == 1)      /* the common step: one slot freed, one queued */
+        pthread_cond_signal(&pf->work);
+    else if (plan.nqueued)
         pthread_cond_broadcast(&pf->work);
     xt_count(fd, XT_LAYER_pf, PF_C_DROPPED_UNUSED, plan.dropped_unused);
 }
 
-/* with pf->lock held: switch to the queue (all ranges have a length) or
- * back to the window of blocks over the ranges */
-static void apply(ADIO_File fd, struct pf_file *pf, const struct pf_range *r, int n)
+/* with pf->lock held: switch to the queue (all ranges have a length; add:
+ * append them to the extents ahead) or back to the window of blocks over the
+ * ranges */
+static void apply(ADIO_File fd, struct pf_file *pf, const struct pf_range *r, int n, int add)
 {
     int queue = n > 0;
     for (int k = 0; k < n; k++)
@@ -52,32 +59,59 @@ static void apply(ADIO_File fd, struct pf_file *pf, const struct pf_range *r, in
         return;
     }
     pf->w.cur = -1;
-    pf_queue_build(&pf->q, r, n, pf->w.bs, PF_QUEUE_GAP);
+    if (add && pf->q.n)
+        pf_queue_add(&pf->q, r, n, pf->w.bs, PF_QUEUE_GAP);
+    else
+        pf_queue_build(&pf->q, r, n, pf->w.bs, PF_QUEUE_GAP);
     xt_count(fd, XT_LAYER_pf, PF_C_ANNOUNCED, 1);
     advance(fd, pf, 0);
+}
+
+/* a new list: parse and apply it (a bad one: one warning, nothing changes) */
+static void announce_text(ADIO_File fd, struct pf_file *pf, const char *text)
+{
+    struct pf_range r[PF_MAX_RANGES];
+    char why[160], warn[1400];
+    const int add = text[0] == '+';
+    int n = pf_ranges_parse(text + add, r, PF_MAX_RANGES, why, sizeof(why));
+    for (int k = 0; add && k < n; k++)
+        if (r[k].len <= 0) {
+            snprintf(why, sizeof(why), "a '+' list needs a length > 0 in every range");
+            n = -1;
+        }
+    if (n < 0) {
+        xt_hint_bad_warning(warn, sizeof(warn), &xt_hint_defs[XT_H_PF_WILLNEED], text, why,
+                            pf->text);
+        xt_warn(fd, XT_WARN_SELF, "%s", warn);
+        return;
+    }
+    snprintf(pf->text, sizeof(pf->text), "%s", text);
+    if (!pf_usable(fd, pf))     /* starts the loaders */
+        return;
+    pthread_mutex_lock(&pf->lock);
+    apply(fd, pf, r, n, add);
+    pthread_mutex_unlock(&pf->lock);
+}
+
+void pf_announce_info(ADIO_File fd, struct pf_file *pf, MPI_Info info)
+{
+    char text[1024];
+    int flag = 0;
+    if (info == MPI_INFO_NULL || pf->off)
+        return;
+    ADIOI_Info_get(info, xt_hint_defs[XT_H_PF_WILLNEED].name, sizeof(text) - 1, text, &flag);
+    if (flag && strlen(text) < sizeof(pf->text))        /* longer: core's pass refuses it */
+        announce_text(fd, pf, text);
 }
 
 int pf_announce_check(ADIO_File fd, struct pf_file *pf)
 {
     struct xt_hint_value *wn = &xt_file(fd)->hints[XT_H_PF_WILLNEED];
-    if (strcmp(wn->s, pf->text) == 0)
-        return pf->queued;
-    struct pf_range r[PF_MAX_RANGES];
-    char why[160], warn[1400];
-    int n = pf_ranges_parse(wn->s, r, PF_MAX_RANGES, why, sizeof(why));
-    if (n < 0) {
-        xt_hint_bad_warning(warn, sizeof(warn), &xt_hint_defs[XT_H_PF_WILLNEED], wn->s, why,
-                            pf->text);
-        xt_warn(fd, XT_WARN_SELF, "%s", warn);
+    if (strcmp(wn->s, pf->text) != 0) {
+        announce_text(fd, pf, wn->s);
+        /* a bad list: get_info shows the one in use */
         snprintf(wn->s, sizeof(wn->s), "%s", pf->text);
-        return pf->queued;
     }
-    snprintf(pf->text, sizeof(pf->text), "%s", wn->s);
-    if (!pf_usable(fd, pf))     /* starts the loaders */
-        return 0;
-    pthread_mutex_lock(&pf->lock);
-    apply(fd, pf, r, n);
-    pthread_mutex_unlock(&pf->lock);
     return pf->queued;
 }
 

@@ -285,6 +285,13 @@ static void ADIOI_PF_Resize(ADIO_File fd, ADIO_Offset size, int *error_code)
     written_all(fd);
 }
 
+/* MPI_File_set_info, set_view: ranges announced during the run */
+static void ADIOI_PF_SetInfo(ADIO_File fd, MPI_Info users_info, int *error_code)
+{
+    lower(fd)->ADIOI_xxx_SetInfo(fd, users_info, error_code);
+    pf_announce_info(fd, state(fd), users_info);
+}
+
 static const ADIOI_Fns pf_ops = {
     .ADIOI_xxx_ReadContig = ADIOI_PF_ReadContig,
     .ADIOI_xxx_WriteContig = ADIOI_PF_WriteContig,
@@ -296,6 +303,7 @@ static const ADIOI_Fns pf_ops = {
     .ADIOI_xxx_IwriteStridedColl = ADIOI_PF_IwriteColl,
     .ADIOI_xxx_Flush = ADIOI_PF_Flush,
     .ADIOI_xxx_Resize = ADIOI_PF_Resize,
+    .ADIOI_xxx_SetInfo = ADIOI_PF_SetInfo,
 };
 
 static int pf_wanted(const struct xt_file *xf)

@@ -18,13 +18,25 @@ void pf_queue_build(struct pf_queue *q, const struct pf_range *ranges, int nrang
                     int64_t gap)
 {
     memset(q, 0, sizeof(*q));
+    pf_queue_add(q, ranges, nranges, bs, gap);
+}
+
+void pf_queue_add(struct pf_queue *q, const struct pf_range *ranges, int nranges, int64_t bs,
+                  int64_t gap)
+{
     if (bs < 1)
         bs = 1;
+    if (q->head > 0) {          /* the extents done make room */
+        memmove(q->ext, q->ext + q->head, sizeof(q->ext[0]) * (size_t) (q->n - q->head));
+        q->n -= q->head;
+        q->head = 0;
+    }
+    const int first = q->n;     /* joins only inside this list: a slot may hold the ones before */
     for (int r = 0; r < nranges; r++) {
         int64_t off = ranges[r].off, end = off + ranges[r].len;
         if (ranges[r].len <= 0)
             continue;
-        struct pf_range *last = q->n ? &q->ext[q->n - 1] : NULL;
+        struct pf_range *last = q->n > first ? &q->ext[q->n - 1] : NULL;
         if (last && off >= last->off && off <= last->off + last->len + gap) {
             int64_t lend = last->off + last->len, nend = end > lend ? end : lend;
             if (nend - last->off <= bs) {       /* joins the previous extent */

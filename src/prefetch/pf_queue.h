@@ -4,7 +4,9 @@
  * An application that knows its next reads (ROOT's TTreeCache knows the
  * next baskets from the file's index) announces them during the run with
  * MPI_File_set_info(romio_prefetch_willneed = "off:len,..."), every range
- * with a length.  Each announcement replaces the ranges still ahead.  The
+ * with a length.  Each announcement replaces the ranges still ahead, or,
+ * starting with '+', is appended to them (so the reads announced ahead are
+ * not limited by a hint value's 255 characters).  The
  * ranges become extents, in the order given: a range that starts inside the
  * previous extent or at most `gap` bytes after its end joins it while the
  * extent stays within bs bytes (one slot's buffer); a longer range is cut
@@ -29,6 +31,11 @@ struct pf_queue {
 /* build the extents of nranges ranges (every len > 0), bs >= 1, gap >= 0 */
 void pf_queue_build(struct pf_queue *q, const struct pf_range *ranges, int nranges, int64_t bs,
                     int64_t gap);
+/* append the extents of a further list (a '+' list): the extents done
+ * (before the head) are forgotten first, the new ones never join the ones
+ * before (a slot may hold those) */
+void pf_queue_add(struct pf_queue *q, const struct pf_range *ranges, int nranges, int64_t bs,
+                  int64_t gap);
 /* the first extent at or after the head that holds byte off, or -1 */
 int pf_queue_find(const struct pf_queue *q, int64_t off);
 /* the live slot (not being dropped) whose bytes contain extent i, or NULL */

@@ -196,8 +196,8 @@ import json, sys
 r = [json.loads(l) for l in open(sys.argv[1]) if l.startswith("{")]
 r = [x for x in r if x["file"] == sys.argv[2]][0]
 p = r["features"]["prefetch"]
-# 2 ranks x 6 good lists each (the bad one does not count)
-assert p["announcements"] == 12, p
+# 2 ranks x 9 good lists each (the bad one does not count)
+assert p["announcements"] == 18, p
 assert p["reads_passed_unannounced"] > 0, p
 if sys.argv[3] == "buffer":
     assert p["hits"] > 0 and p["bytes_from_cache"] > 0, p
@@ -212,6 +212,15 @@ run "announce-same-bytes-buffer-default-np2" announce_case bd $ON $BUF
 METHOD=fadvise run "announce-same-bytes-fadvise-np2" announce_case fa $ON $FADV $SMALL
 BOUND=$((2 * 2 * 65536)) run "announce-same-bytes-buffer-tiny-np2" announce_case bt $ON $BUF \
     romio_prefetch_block_size=64k romio_prefetch_cache_blocks=2 romio_prefetch_read_ahead=1
+announce_valgrind_case() {
+    command -v valgrind > /dev/null || { echo "valgrind is missing"; return 1; }
+    rm -f "$out"/vg.an.*.log
+    timeout 600 env -u ROMIO_HINTS -u ROMIO_XT_STATS "$mpiexec" -n 2 valgrind -q \
+        --leak-check=full --show-leak-kinds=definite,indirect --log-file="$out/vg.an.%p.log" \
+        ./t_prefetch "$out/vg.an.dat" announce $ON $BUF $SMALL || return 1
+    python3 "$XT_SRCDIR/test/mpi/check_valgrind.py" "$out"/vg.an.*.log
+}
+run "valgrind-announce-buffer-np2" announce_valgrind_case
 
 # --- the gate: sequential and block-sized reads pass to the file system -------
 gate_case() {

@@ -529,6 +529,12 @@ static void announce(const char *path)
     read_contig(fh, 4 * MB, 100 * KB, 1);
     read_contig(fh, 3 * MB, 100 * KB, 2);
     read_contig(fh, 2 * MB, 100 * KB, 0);
+    /* '+' lists append, each set_info counts even with no read between */
+    set_willneed(fh, "1m:50k");
+    set_willneed(fh, "+2m:50k,3m:50k");
+    set_willneed(fh, "+4m:50k");
+    for (int k = 1; k <= 4; k++)
+        read_contig(fh, k * MB, 50 * KB, k);
     /* past the end of the file: a short read, then nothing */
     snprintf(text, sizeof(text), "%lld:64k,%lld:64k,%lld:8m", fsize - 1000, fsize + 4096,
              fsize - 5 * MB);

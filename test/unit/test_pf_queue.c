@@ -187,6 +187,35 @@ START_TEST(queue_past_eof_and_invalidate)
 }
 END_TEST
 
+START_TEST(queue_add_appends_after_the_head)
+{
+    struct pf_range a[] = { {0, 100}, {1000, 100}, {2000, 100} };
+    struct pf_range b[] = { {2110, 50}, {3000, 100} };
+    pf_slots_init(&t, s, 4);
+    pf_queue_build(&q, a, 3, 1000, 50);
+    pf_queue_reconcile(&t, &q, &plan);
+    load_all(-1);
+    q.head = 2;                         /* extents 0 and 1 are done */
+    pf_queue_add(&q, b, 2, 1000, 50);
+    /* the ones done are forgotten; 2110 would join 2000-2100 within the gap,
+     * but a slot holds that one: it stays, the new one is its own extent */
+    ck_assert_int_eq(q.head, 0);
+    ck_assert_int_eq(q.n, 3);
+    ext_is(0, 2000, 100);
+    ext_is(1, 2110, 50);
+    ext_is(2, 3000, 100);
+    pf_queue_reconcile(&t, &q, &plan);
+    ck_assert_int_eq(plan.ndropped, 2);         /* 0 and 1000 */
+    ck_assert_int_eq(plan.nqueued, 2);
+    ck_assert_int_eq(pf_queue_slot(&t, &q, 0)->state, PF_SLOT_READY);
+    /* appending to a full queue keeps what fits and says so */
+    struct pf_range big = { 10000, (int64_t) PF_QUEUE_MAX * 10 };
+    pf_queue_add(&q, &big, 1, 10, 0);
+    ck_assert_int_eq(q.n, PF_QUEUE_MAX);
+    ck_assert(q.truncated);
+}
+END_TEST
+
 Suite *pf_queue_suite(void)
 {
     Suite *su = suite_create("pf_queue");
@@ -199,6 +228,7 @@ Suite *pf_queue_suite(void)
     tcase_add_test(tc, queue_new_announcement_keeps_what_it_holds);
     tcase_add_test(tc, queue_loading_slot_dropped_late);
     tcase_add_test(tc, queue_past_eof_and_invalidate);
+    tcase_add_test(tc, queue_add_appends_after_the_head);
     suite_add_tcase(su, tc);
     return su;
 }
