@@ -121,9 +121,8 @@ enum pf_move pf_access(ADIO_File fd, struct pf_file *pf, int64_t block, struct p
 void pf_cancel(ADIO_File fd, struct pf_file *pf);
 /* may this read use the prefetcher (starts the loaders at the first)? */
 int pf_usable(ADIO_File fd, struct pf_file *pf);
-/* with pf->lock held: give up the slots the window or the queue no longer
- * wants, queue the ones they want */
-void pf_reconcile(struct pf_file *pf, struct pf_plan *plan);
+/* drop everything and pass every later call through */
+void pf_switch_off(ADIO_File fd, struct pf_file *pf);
 /* copy from a READY slot holding off; returns the bytes copied (short at end
  * of file) */
 ADIO_Offset pf_copy_out(struct pf_file *pf, struct pf_slot *s, char *buf, ADIO_Offset off,

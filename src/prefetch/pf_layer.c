@@ -38,38 +38,6 @@ static const ADIOI_Fns *lower(ADIO_File fd)
     return xt_lower(fd, XT_LAYER_pf);
 }
 
-/* drop everything and pass every later call through */
-static void switch_off(ADIO_File fd, struct pf_file *pf)
-{
-    if (pf->off)
-        return;
-    pf->off = 1;
-    if (pf->started)
-        pf_thread_stop(pf);
-    xt_count(fd, XT_LAYER_pf, PF_C_DISABLED, 1);
-}
-
-int pf_usable(ADIO_File fd, struct pf_file *pf)
-{
-    if (pf->off)
-        return 0;
-    if (fd->atomicity) {        /* other ranks' writes must show at once */
-        if (pf->started)
-            pf->m->invalidate(fd, pf, 0, -1);
-        return 0;
-    }
-    if (!pf->started) {
-        pf->started = 1;
-        pf->fd = fd;
-        if (fd->fd_sys < 0 || pf_thread_start(fd, pf) != 0) {
-            pf->started = 0;
-            switch_off(fd, pf);
-            return 0;
-        }
-    }
-    return 1;
-}
-
 /* does this read go through the window (pf_gate.h)?  The others pass to
  * the file system, counted */
 static enum pf_gate_verdict classify(ADIO_File fd, struct pf_file *pf, ADIO_Offset off,
@@ -259,7 +227,7 @@ static void ADIOI_PF_IwriteStrided(ADIO_File fd, const void *buf, int count, MPI
                                    int *error_code)
 {
     /* the write may complete later: no cache from here on */
-    switch_off(fd, state(fd));
+    pf_switch_off(fd, state(fd));
     lower(fd)->ADIOI_xxx_IwriteStrided(fd, buf, count, dt, fpt, offset, request, error_code);
 }
 
@@ -267,7 +235,7 @@ static void ADIOI_PF_IwriteColl(ADIO_File fd, const void *buf, int count, MPI_Da
                                 int fpt, ADIO_Offset offset, ADIO_Request *request,
                                 int *error_code)
 {
-    switch_off(fd, state(fd));
+    pf_switch_off(fd, state(fd));
     lower(fd)->ADIOI_xxx_IwriteStridedColl(fd, buf, count, dt, fpt, offset, request,
                                            error_code);
 }

@@ -30,6 +30,16 @@ void pf_load(struct pf_file *pf, struct pf_slot *s)
     pthread_cond_broadcast(&pf->done);
 }
 
+/* with pf->lock held: give up the slots the window or the queue no longer
+ * wants, queue the ones they want */
+static void reconcile(struct pf_file *pf, struct pf_plan *plan)
+{
+    if (pf->queued)
+        pf_queue_reconcile(&pf->t, &pf->q, plan);
+    else
+        pf_slots_reconcile(&pf->t, &pf->w, plan, NULL, NULL);
+}
+
 static void *loader(void *arg)
 {
     struct pf_file *pf = arg;
@@ -43,7 +53,7 @@ static void *loader(void *arg)
         }
         pf_load(pf, s);
         /* a dropped fetch freed its slot: the window may want another block */
-        pf_reconcile(pf, &plan);
+        reconcile(pf, &plan);
     }
     pthread_mutex_unlock(&pf->lock);
     return NULL;
