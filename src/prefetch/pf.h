@@ -91,6 +91,10 @@ struct pf_file {
     char text[256];
     int queued;
     struct pf_queue q;
+    /* the loaders' own descriptor for announced extents (lfd_ok: open),
+     * advised POSIX_FADV_RANDOM: they read exactly the bytes wanted, and
+     * the kernel's read-ahead behind each would read bytes nobody wants */
+    int lfd, lfd_ok;
 };
 
 extern const struct xt_layer pf_layer;

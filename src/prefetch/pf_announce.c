@@ -12,8 +12,10 @@
  * it). */
 #include "pf.h"
 
+#include <fcntl.h>
 #include <stdio.h>
 #include <string.h>
+#include <unistd.h>
 
 /* with pf->lock held: the reader is at extent i; the ones before are done */
 static void advance(ADIO_File fd, struct pf_file *pf, int i)
@@ -35,6 +37,22 @@ static void advance(ADIO_File fd, struct pf_file *pf, int i)
     else if (plan.nqueued)
         pthread_cond_broadcast(&pf->work);
     xt_count(fd, XT_LAYER_pf, PF_C_DROPPED_UNUSED, plan.dropped_unused);
+}
+
+/* the loaders' descriptor (pf.h); on MooseFS, 1177 reads of the ROOT-like
+ * pattern with 4 threads: 1.26-1.56 s and 1.5 CPU-s of the file system's
+ * daemons through a normal descriptor, 0.88-0.90 s and 1.1 CPU-s with
+ * POSIX_FADV_RANDOM.  Without it (no /proc), the loaders use fd_sys. */
+static void open_loader_fd(struct pf_file *pf)
+{
+    char path[64];
+    if (pf->lfd_ok || !pf->m->holds_data)
+        return;
+    snprintf(path, sizeof(path), "/proc/self/fd/%d", pf->fd->fd_sys);
+    pf->lfd = open(path, O_RDONLY | O_CLOEXEC);
+    pf->lfd_ok = pf->lfd >= 0;
+    if (pf->lfd_ok)
+        (void) posix_fadvise(pf->lfd, 0, 0, POSIX_FADV_RANDOM);
 }
 
 /* with pf->lock held: switch to the queue (all ranges have a length; add:
@@ -59,6 +77,7 @@ static void apply(ADIO_File fd, struct pf_file *pf, const struct pf_range *r, in
         return;
     }
     pf->w.cur = -1;
+    open_loader_fd(pf);
     if (add && pf->q.n)
         pf_queue_add(&pf->q, r, n, pf->w.bs, PF_QUEUE_GAP);
     else

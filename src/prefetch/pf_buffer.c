@@ -36,8 +36,9 @@ static int64_t buffer_fetch(struct pf_file *pf, struct pf_slot *s)
         xt_count(fd, XT_LAYER_pf, PF_C_ALLOCS, 1);
         xt_count(fd, XT_LAYER_pf, PF_C_PEAK_BYTES, bs);
     }
-    if (s->data)
-        n = pread_full(fd->fd_sys, s->data, s->want, s->off);
+    if (s->data)        /* an announced extent: the loaders' own descriptor */
+        n = pread_full(s->block < 0 && pf->lfd_ok ? pf->lfd : fd->fd_sys, s->data, s->want,
+                       s->off);
     if (n >= 0)                 /* a read past the end is a request too */
         xt_note_request_async(fd, 0, n);
     return n;

@@ -10,6 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#include <unistd.h>
 
 void pf_load(struct pf_file *pf, struct pf_slot *s)
 {
@@ -112,6 +113,9 @@ void pf_thread_stop(struct pf_file *pf)
     pthread_mutex_unlock(&pf->lock);
     for (int k = 0; k < pf->have_thread; k++)
         pthread_join(pf->thread[k], NULL);
+    if (pf->lfd_ok)
+        close(pf->lfd);
+    pf->lfd_ok = 0;
     for (int k = 0; k < pf->t.n; k++) {
         free(pf->t.s[k].data);
         pf->t.s[k].data = NULL;
