@@ -1,15 +1,13 @@
 /* romio-xt prefetch: ranges the application announces during the run
  * (pf_queue.h).  MPI_File_set_info passes through the layer's SetInfo
- * (before core's hint pass stores the text in the file's hints): the layer
- * takes the new romio_prefetch_willneed list there, each call in turn (a
- * change that reached the hints otherwise is taken at the next read, one
- * strcmp), parses it and, when every range has a
- * length, replaces the queue ahead with it (a list starting with '+' is
- * appended to the queue instead); a list with a length-0 range goes back to
- * the window of blocks over those ranges.  A list the same as the one before
- * is no change.  The queue is only
- * changed in the application's thread, under pf->lock (the loaders read
- * it). */
+ * before core's hint pass stores the text in the file's hints: the layer
+ * takes each romio_prefetch_willneed list there, call by call (a text that
+ * reached the hints otherwise is taken at the next read: one strcmp with
+ * the last one applied).  A list whose ranges all have a length replaces
+ * the queue ahead (one starting with '+' is appended to it); a list with a
+ * length-0 range goes back to the window of blocks over its ranges.  The
+ * queue is changed only in the application's thread, under pf->lock (the
+ * loaders read it). */
 #include "pf.h"
 
 #include <fcntl.h>
