@@ -11,7 +11,7 @@ import os
 import statistics
 import sys
 
-ORDER = ["off", "willneed", "fadvise", "buffer"]
+ORDER = ["off", "willneed", "fadvise", "buffer", "announce"]
 PEAK = "stats.features.prefetch.buffer_peak_bytes"
 REQS = "stats.fs_requests.read.count"
 

@@ -1,4 +1,4 @@
-# romio-xt prefetch benchmark: the ROOT-like reader (pf_root.c) under four
+# romio-xt prefetch benchmark: the ROOT-like reader (pf_root.c) under five
 # configurations, sweeping the compute per read.  Run by run.sh, which sets
 #   PF_DATA     directory holding root.<rank> (made with pf_root --create)
 #   PF_BYTES    bytes each reader reads through (its file's size)
@@ -28,6 +28,12 @@ CONFIG = {
                                           romio_prefetch_method="fadvise")},
         {"name": "buffer", "hints": dict(STATS, romio_prefetch="enable",
                                          romio_prefetch_method="buffer")},
+        # mode "announce": pf_root announces its next reads by MPI_File_set_info
+        # (as ROOT's TTreeCache); the same 32 MiB of cache as buffer's default
+        {"name": "announce", "hints": dict(STATS, romio_prefetch="enable",
+                                           romio_prefetch_method="buffer",
+                                           romio_prefetch_block_size="1m",
+                                           romio_prefetch_cache_blocks="32")},
     ],
     "sweep": {"compute_us": [int(c) for c in
                              os.environ.get("PF_COMPUTE", "0,150,300,450,600").split(",")]},

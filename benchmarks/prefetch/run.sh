@@ -1,6 +1,6 @@
 #!/bin/sh
 # romio-xt prefetch benchmark: the ROOT-like reader, cold files, off /
-# whole-file WILLNEED / fadvise / buffer, compute per read swept from 0 to
+# whole-file WILLNEED / fadvise / buffer / announced ranges, compute per read swept from 0 to
 # about 2x the read time; 1 reader on a 1 GiB file, then 2 concurrent readers
 # (separate processes) on 512 MiB each.  Output in $XT_BUILDDIR/bench-out/prefetch/:
 # prefetch-1reader.{csv,png,md}, prefetch-2readers.*, prefetch.png (runtime

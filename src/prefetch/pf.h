@@ -13,6 +13,7 @@
 #include "pf_window.h"
 #include "pf_slots.h"
 #include "pf_gate.h"
+#include "pf_queue.h"
 
 #include <pthread.h>
 
@@ -27,7 +28,8 @@
     X(PASS_BUSY, "reads_passed_no_gap") X(UNPAID, "window_did_not_pay") \
     X(WAITED, "waits_for_thread") X(WAIT_MISSED, "waits_timed_out") \
     X(MISS_LOADING, "misses_block_loading") X(MISS_QUEUED, "misses_block_queued") \
-    X(LOADERS, "loader_threads")
+    X(LOADERS, "loader_threads") X(ANNOUNCED, "announcements") \
+    X(PASS_OUTSIDE, "reads_passed_unannounced")
 
 #define PF_ENUM(id, name) PF_C_##id,
 enum pf_counter { PF_COUNTERS(PF_ENUM) PF_NCOUNTERS };
@@ -35,12 +37,17 @@ enum pf_counter { PF_COUNTERS(PF_ENUM) PF_NCOUNTERS };
 
 struct pf_file;
 
+/* announced ranges this close (bytes) share one fetch (pf_queue.h) */
+#define PF_QUEUE_GAP 65536
+
 /* loader threads per file, at most (pf_gate_loaders picks how many) */
 #define PF_MAX_LOADERS 4
 
 /* one prefetch method; every member is set */
 struct pf_method {
     const char *name;
+    int holds_data;             /* READY slots hold the bytes (buffer), or only say the
+                                 * kernel was advised (fadvise) */
     /* on the background thread, without the lock: fetch block s->block
      * (read it into s->data, or advise the kernel); returns the bytes it
      * holds (short at the end of file) or -1.  Never calls MPI or ROMIO. */
@@ -79,6 +86,15 @@ struct pf_file {
     int64_t served;             /* pieces served by the thread's work (buffer: from its
                                  * buffers; fadvise: blocks it had advised); the reader's */
     ADIO_File fd;
+    /* announced ranges (pf_announce.c): the text last applied, and whether
+     * the queue (not the window) drives the loaders */
+    char text[256];
+    int queued;
+    struct pf_queue q;
+    /* the loaders' own descriptor for announced extents (lfd_ok: open),
+     * advised POSIX_FADV_RANDOM: they read exactly the bytes wanted, and
+     * the kernel's read-ahead behind each would read bytes nobody wants */
+    int lfd, lfd_ok;
 };
 
 extern const struct xt_layer pf_layer;
@@ -107,6 +123,28 @@ enum pf_move pf_access(ADIO_File fd, struct pf_file *pf, int64_t block, struct p
 /* the gate backed off: forget the window and every block queued or held, so
  * the thread stops fetching (what it is fetching now is dropped) */
 void pf_cancel(ADIO_File fd, struct pf_file *pf);
+/* may this read use the prefetcher (starts the loaders at the first)? */
+int pf_usable(ADIO_File fd, struct pf_file *pf);
+/* drop everything and pass every later call through */
+void pf_switch_off(ADIO_File fd, struct pf_file *pf);
+/* copy from a READY slot holding off; returns the bytes copied (short at end
+ * of file) */
+ADIO_Offset pf_copy_out(struct pf_file *pf, struct pf_slot *s, char *buf, ADIO_Offset off,
+                        ADIO_Offset len);
+
+/* announced ranges (pf_announce.c), in the application's thread.  At
+ * MPI_File_set_info (the layer's SetInfo): apply a romio_prefetch_willneed
+ * list in info (a bad one: one warning, the ranges before are kept) */
+void pf_announce_info(ADIO_File fd, struct pf_file *pf, MPI_Info info);
+/* at a read: apply the file's romio_prefetch_willneed text if it changed
+ * otherwise; returns 1 when the queue of announced ranges drives the reads */
+int pf_announce_check(ADIO_File fd, struct pf_file *pf);
+/* does an extent ahead hold byte off? */
+int pf_queue_covers(struct pf_file *pf, ADIO_Offset off);
+/* the read [off, off + len) through the queue */
+void pf_queue_read(ADIO_File fd, struct pf_file *pf, char *buf, ADIO_Offset off,
+                   ADIO_Offset len, ADIO_Offset *nread, int *error_code);
+
 /* read [off, off + len) from the file system through the table below,
  * counting it as a file-system request */
 void pf_read_lower(ADIO_File fd, char *buf, ADIO_Offset off, ADIO_Offset len,

@@ -1,5 +1,6 @@
-/* romio-xt prefetch: what the methods (pf_fadvise.c, pf_buffer.c) share: the
- * window's move and the reads through the table below. */
+/* romio-xt prefetch: what the methods (pf_fadvise.c, pf_buffer.c) and the
+ * layer share: the window's move, the reads through the table below, and
+ * whether the prefetcher is usable (starting the loaders). */
 #include "pf.h"
 
 #include <string.h>
@@ -27,6 +28,38 @@ enum pf_move pf_access(ADIO_File fd, struct pf_file *pf, int64_t block, struct p
     pf_slots_reconcile(&pf->t, &pf->w, plan, drop, arg);
     xt_count(fd, XT_LAYER_pf, PF_C_DROPPED_UNUSED, plan->dropped_unused);
     return mv;
+}
+
+/* drop everything and pass every later call through */
+void pf_switch_off(ADIO_File fd, struct pf_file *pf)
+{
+    if (pf->off)
+        return;
+    pf->off = 1;
+    if (pf->started)
+        pf_thread_stop(pf);
+    xt_count(fd, XT_LAYER_pf, PF_C_DISABLED, 1);
+}
+
+int pf_usable(ADIO_File fd, struct pf_file *pf)
+{
+    if (pf->off)
+        return 0;
+    if (fd->atomicity) {        /* other ranks' writes must show at once */
+        if (pf->started)
+            pf->m->invalidate(fd, pf, 0, -1);
+        return 0;
+    }
+    if (!pf->started) {
+        pf->started = 1;
+        pf->fd = fd;
+        if (fd->fd_sys < 0 || pf_thread_start(fd, pf) != 0) {
+            pf->started = 0;
+            pf_switch_off(fd, pf);
+            return 0;
+        }
+    }
+    return 1;
 }
 
 void pf_read_lower(ADIO_File fd, char *buf, ADIO_Offset off, ADIO_Offset len,

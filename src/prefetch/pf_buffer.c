@@ -36,18 +36,18 @@ static int64_t buffer_fetch(struct pf_file *pf, struct pf_slot *s)
         xt_count(fd, XT_LAYER_pf, PF_C_ALLOCS, 1);
         xt_count(fd, XT_LAYER_pf, PF_C_PEAK_BYTES, bs);
     }
-    if (s->data)
-        n = pread_full(fd->fd_sys, s->data, bs, s->block * bs);
+    if (s->data)        /* an announced extent: the loaders' own descriptor */
+        n = pread_full(s->block < 0 && pf->lfd_ok ? pf->lfd : fd->fd_sys, s->data, s->want,
+                       s->off);
     if (n >= 0)                 /* a read past the end is a request too */
         xt_note_request_async(fd, 0, n);
     return n;
 }
 
-/* copy from a READY slot; returns the bytes copied (short at end of file) */
-static ADIO_Offset copy_out(struct pf_file *pf, struct pf_slot *s, char *buf,
+ADIO_Offset pf_copy_out(struct pf_file *pf, struct pf_slot *s, char *buf,
                             ADIO_Offset off, ADIO_Offset len)
 {
-    ADIO_Offset at = off - s->block * pf->w.bs, n = s->len - at;
+    ADIO_Offset at = off - s->off, n = s->len - at;
     if (n > len)
         n = len;
     if (n <= 0)
@@ -109,7 +109,7 @@ static void buffer_piece(ADIO_File fd, struct pf_file *pf, int64_t block, char *
     } else if (s && s->state == PF_SLOT_QUEUED)
         xt_count(fd, XT_LAYER_pf, PF_C_MISS_QUEUED, 1);
     if (s && s->state == PF_SLOT_READY) {
-        *got = copy_out(pf, s, buf, off, len);
+        *got = pf_copy_out(pf, s, buf, off, len);
         *error_code = MPI_SUCCESS;
         pf->served++;
         pthread_mutex_unlock(&pf->lock);
@@ -136,6 +136,7 @@ static void buffer_invalidate(ADIO_File fd, struct pf_file *pf, int64_t lo, int6
 
 const struct pf_method pf_buffer_method = {
     .name = "buffer",
+    .holds_data = 1,
     .fetch = buffer_fetch,
     .piece = buffer_piece,
     .invalidate = buffer_invalidate,

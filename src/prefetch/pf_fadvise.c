@@ -14,9 +14,8 @@
 
 static int64_t fadvise_fetch(struct pf_file *pf, struct pf_slot *s)
 {
-    (void) posix_fadvise(pf->fd->fd_sys, (off_t) (s->block * pf->w.bs), (off_t) pf->w.bs,
-                         POSIX_FADV_WILLNEED);
-    return pf->w.bs;
+    (void) posix_fadvise(pf->fd->fd_sys, (off_t) s->off, (off_t) s->want, POSIX_FADV_WILLNEED);
+    return s->want;
 }
 
 static void fadvise_piece(ADIO_File fd, struct pf_file *pf, int64_t block, char *buf,
@@ -42,6 +41,7 @@ static void fadvise_invalidate(ADIO_File fd, struct pf_file *pf, int64_t lo, int
 
 const struct pf_method pf_fadvise_method = {
     .name = "fadvise",
+    .holds_data = 0,
     .fetch = fadvise_fetch,
     .piece = fadvise_piece,
     .invalidate = fadvise_invalidate,

@@ -38,39 +38,6 @@ static const ADIOI_Fns *lower(ADIO_File fd)
     return xt_lower(fd, XT_LAYER_pf);
 }
 
-/* drop everything and pass every later call through */
-static void switch_off(ADIO_File fd, struct pf_file *pf)
-{
-    if (pf->off)
-        return;
-    pf->off = 1;
-    if (pf->started)
-        pf_thread_stop(pf);
-    xt_count(fd, XT_LAYER_pf, PF_C_DISABLED, 1);
-}
-
-/* may this read go through the prefetcher? */
-static int usable(ADIO_File fd, struct pf_file *pf)
-{
-    if (pf->off)
-        return 0;
-    if (fd->atomicity) {        /* other ranks' writes must show at once */
-        if (pf->started)
-            pf->m->invalidate(fd, pf, 0, -1);
-        return 0;
-    }
-    if (!pf->started) {
-        pf->started = 1;
-        pf->fd = fd;
-        if (fd->fd_sys < 0 || pf_thread_start(fd, pf) != 0) {
-            pf->started = 0;
-            switch_off(fd, pf);
-            return 0;
-        }
-    }
-    return 1;
-}
-
 /* does this read go through the window (pf_gate.h)?  The others pass to
  * the file system, counted */
 static enum pf_gate_verdict classify(ADIO_File fd, struct pf_file *pf, ADIO_Offset off,
@@ -106,6 +73,36 @@ static void read_through_window(ADIO_File fd, struct pf_file *pf, char *buf, ADI
     }
 }
 
+/* the end of a read the layer served (window or queue) */
+static void read_done(ADIO_File fd, int fpt, ADIO_Offset off, ADIO_Offset nread,
+                   ADIO_Status *status, MPI_Datatype dt, int *error_code)
+{
+    xt_note_absorbed(fd);
+    if (*error_code != MPI_SUCCESS) {
+        fd->fp_sys_posn = -1;
+        return;
+    }
+    xt_call_done(fd, fpt, fd->fp_ind + nread, off + nread, status, dt, nread);
+}
+
+/* the application announced its reads (pf_announce.c): a read that starts
+ * in an extent ahead goes through the queue (no gate: the application said
+ * it will read these bytes), any other passes untouched */
+static void announced_read(ADIO_File fd, struct pf_file *pf, void *buf, int count,
+                           MPI_Datatype dt, int fpt, ADIO_Offset offset, ADIO_Status *status,
+                           int *error_code)
+{
+    ADIO_Offset len = xt_bytes(count, dt), nread = 0;
+    ADIO_Offset off = fpt == ADIO_INDIVIDUAL ? fd->fp_ind : offset;
+    if (!pf_queue_covers(pf, off) || fd->atomicity) {
+        xt_count(fd, XT_LAYER_pf, PF_C_PASS_OUTSIDE, 1);
+        lower(fd)->ADIOI_xxx_ReadContig(fd, buf, count, dt, fpt, offset, status, error_code);
+        return;
+    }
+    pf_queue_read(fd, pf, buf, off, len, &nread, error_code);
+    read_done(fd, fpt, off, nread, status, dt, error_code);
+}
+
 static void ADIOI_PF_ReadContig(ADIO_File fd, void *buf, int count, MPI_Datatype dt,
                                 int fpt, ADIO_Offset offset, ADIO_Status *status,
                                 int *error_code)
@@ -113,9 +110,13 @@ static void ADIOI_PF_ReadContig(ADIO_File fd, void *buf, int count, MPI_Datatype
     struct pf_file *pf = state(fd);
     ADIO_Offset len = xt_bytes(count, dt), nread = 0;
     ADIO_Offset off = fpt == ADIO_INDIVIDUAL ? fd->fp_ind : offset;
+    if (len > 0 && !pf->off && pf_announce_check(fd, pf)) {
+        announced_read(fd, pf, buf, count, dt, fpt, offset, status, error_code);
+        return;
+    }
     double t0 = xt_now();
     enum pf_gate_verdict v = len > 0 ? classify(fd, pf, off, len, t0) : PF_GATE_FIRST;
-    if (len <= 0 || v != PF_GATE_PREFETCH || !usable(fd, pf)) {
+    if (len <= 0 || v != PF_GATE_PREFETCH || !pf_usable(fd, pf)) {
         lower(fd)->ADIOI_xxx_ReadContig(fd, buf, count, dt, fpt, offset, status, error_code);
         if (!pf->all_reads)
             pf_gate_done(&pf->gate, v, t0, xt_now());
@@ -132,12 +133,7 @@ static void ADIOI_PF_ReadContig(ADIO_File fd, void *buf, int count, MPI_Datatype
         xt_count(fd, XT_LAYER_pf, PF_C_UNPAID, 1);
         pf_cancel(fd, pf);
     }
-    xt_note_absorbed(fd);
-    if (*error_code != MPI_SUCCESS) {
-        fd->fp_sys_posn = -1;
-        return;
-    }
-    xt_call_done(fd, fpt, fd->fp_ind + nread, off + nread, status, dt, nread);
+    read_done(fd, fpt, off, nread, status, dt, error_code);
 }
 
 /* after a write of [off, off + len) through this handle */
@@ -216,7 +212,7 @@ static void ADIOI_PF_IreadContig(ADIO_File fd, void *buf, int count, MPI_Datatyp
 {
     ADIO_Status st;
     int n = 0;
-    if (!usable(fd, state(fd))) {
+    if (!pf_usable(fd, state(fd))) {
         lower(fd)->ADIOI_xxx_IreadContig(fd, buf, count, dt, fpt, offset, request, error_code);
         return;
     }
@@ -231,7 +227,7 @@ static void ADIOI_PF_IwriteStrided(ADIO_File fd, const void *buf, int count, MPI
                                    int *error_code)
 {
     /* the write may complete later: no cache from here on */
-    switch_off(fd, state(fd));
+    pf_switch_off(fd, state(fd));
     lower(fd)->ADIOI_xxx_IwriteStrided(fd, buf, count, dt, fpt, offset, request, error_code);
 }
 
@@ -239,7 +235,7 @@ static void ADIOI_PF_IwriteColl(ADIO_File fd, const void *buf, int count, MPI_Da
                                 int fpt, ADIO_Offset offset, ADIO_Request *request,
                                 int *error_code)
 {
-    switch_off(fd, state(fd));
+    pf_switch_off(fd, state(fd));
     lower(fd)->ADIOI_xxx_IwriteStridedColl(fd, buf, count, dt, fpt, offset, request,
                                            error_code);
 }
@@ -257,6 +253,13 @@ static void ADIOI_PF_Resize(ADIO_File fd, ADIO_Offset size, int *error_code)
     written_all(fd);
 }
 
+/* MPI_File_set_info, set_view: ranges announced during the run */
+static void ADIOI_PF_SetInfo(ADIO_File fd, MPI_Info users_info, int *error_code)
+{
+    lower(fd)->ADIOI_xxx_SetInfo(fd, users_info, error_code);
+    pf_announce_info(fd, state(fd), users_info);
+}
+
 static const ADIOI_Fns pf_ops = {
     .ADIOI_xxx_ReadContig = ADIOI_PF_ReadContig,
     .ADIOI_xxx_WriteContig = ADIOI_PF_WriteContig,
@@ -268,6 +271,7 @@ static const ADIOI_Fns pf_ops = {
     .ADIOI_xxx_IwriteStridedColl = ADIOI_PF_IwriteColl,
     .ADIOI_xxx_Flush = ADIOI_PF_Flush,
     .ADIOI_xxx_Resize = ADIOI_PF_Resize,
+    .ADIOI_xxx_SetInfo = ADIOI_PF_SetInfo,
 };
 
 static int pf_wanted(const struct xt_file *xf)
@@ -363,6 +367,7 @@ static int pf_open(ADIO_File fd, void *st)
     pf->all_reads = xt_test_hook("ROMIO_XT_PF_TEST_ALL_READS", 0) != 0;
     pf->min_loaders = (int) xt_test_hook("ROMIO_XT_PF_TEST_LOADERS", 0);
     pf->m = pf_methods[xf->hints[XT_H_PF_METHOD].i];
+    snprintf(pf->text, sizeof(pf->text), "%s", xf->hints[XT_H_PF_WILLNEED].s);
     return 0;
 }
 

@@ -22,7 +22,7 @@ struct pf_slot *pf_slots_find(struct pf_slots *t, int64_t block)
     return NULL;
 }
 
-static void give_up(struct pf_slot *s, struct pf_plan *plan)
+void pf_slots_give_up(struct pf_slot *s, struct pf_plan *plan)
 {
     if (plan) {
         plan->ndropped++;
@@ -34,7 +34,7 @@ static void give_up(struct pf_slot *s, struct pf_plan *plan)
         s->state = PF_SLOT_FREE;
 }
 
-static struct pf_slot *free_slot(struct pf_slots *t)
+struct pf_slot *pf_slots_free_slot(struct pf_slots *t)
 {
     for (int k = 0; k < t->n; k++)
         if (t->s[k].state == PF_SLOT_FREE)
@@ -49,7 +49,7 @@ void pf_slots_reconcile(struct pf_slots *t, const struct pf_window *w, struct pf
     for (int k = 0; k < t->n; k++) {
         struct pf_slot *s = &t->s[k];
         if (s->state != PF_SLOT_FREE && !s->drop && !pf_window_keeps(w, s->block)) {
-            give_up(s, plan);
+            pf_slots_give_up(s, plan);
             if (drop)
                 drop(arg, s->block);
         }
@@ -58,17 +58,25 @@ void pf_slots_reconcile(struct pf_slots *t, const struct pf_window *w, struct pf
         int64_t b = pf_window_wanted(w, k);
         if (b < 0 || b > t->eof_block || pf_slots_find(t, b))
             continue;
-        struct pf_slot *s = free_slot(t);
+        struct pf_slot *s = pf_slots_free_slot(t);
         if (!s)
             break;
-        s->state = PF_SLOT_QUEUED;
-        s->block = b;
-        s->seq = t->seq++;
-        s->len = 0;
-        s->drop = 0;
-        s->used = 0;
+        pf_slots_queue(t, s, b, b * w->bs, w->bs);
         plan->nqueued++;
     }
+}
+
+void pf_slots_queue(struct pf_slots *t, struct pf_slot *s, int64_t block, int64_t off,
+                    int64_t want)
+{
+    s->state = PF_SLOT_QUEUED;
+    s->block = block;
+    s->off = off;
+    s->want = want;
+    s->seq = t->seq++;
+    s->len = 0;
+    s->drop = 0;
+    s->used = 0;
 }
 
 struct pf_slot *pf_slots_next(struct pf_slots *t)
@@ -89,7 +97,7 @@ int pf_slots_loaded(struct pf_slots *t, struct pf_slot *s, int64_t len, int64_t 
         s->drop = 0;
         return 0;
     }
-    if (len < bs && s->block < t->eof_block)
+    if (len < s->want && s->block >= 0 && s->block < t->eof_block)
         t->eof_block = s->block;
     s->state = PF_SLOT_READY;
     s->len = len;
@@ -106,9 +114,9 @@ int pf_slots_invalidate(struct pf_slots *t, int64_t lo, int64_t hi, int64_t bs)
             continue;
         /* a load in flight or a short block may miss a write that moved
          * the end of the file */
-        if (hi < 0 || (s->block >= lo && s->block <= hi) || s->state == PF_SLOT_LOADING ||
-            (s->state == PF_SLOT_READY && s->len < bs)) {
-            give_up(s, NULL);
+        if (hi < 0 || (s->off < (hi + 1) * bs && s->off + s->want > lo * bs) ||
+            s->state == PF_SLOT_LOADING || (s->state == PF_SLOT_READY && s->len < s->want)) {
+            pf_slots_give_up(s, NULL);
             n++;
         }
     }

@@ -17,7 +17,8 @@ enum pf_state { PF_SLOT_FREE, PF_SLOT_QUEUED, PF_SLOT_LOADING, PF_SLOT_READY };
 
 struct pf_slot {
     enum pf_state state;
-    int64_t block;
+    int64_t block;              /* the window's block; -1 for an announced extent */
+    int64_t off, want;          /* the bytes it fetches: [off, off + want), want <= bs */
     int64_t seq;                /* queue order */
     int64_t len;                /* READY: valid bytes (< bs at the end of file) */
     int drop;                   /* LOADING: discard the data when the read ends */
@@ -49,6 +50,13 @@ struct pf_slot *pf_slots_find(struct pf_slots *t, int64_t block);
 /* frees slots outside the window and queues the wanted blocks missing */
 void pf_slots_reconcile(struct pf_slots *t, const struct pf_window *w, struct pf_plan *plan,
                         pf_drop_fn drop, void *arg);
+/* the shared steps (pf_queue.c uses them too): a free slot or NULL; queue
+ * slot s for [off, off + want) (block: the window's block, or -1); give a
+ * live slot up (counted in plan when not NULL) */
+struct pf_slot *pf_slots_free_slot(struct pf_slots *t);
+void pf_slots_queue(struct pf_slots *t, struct pf_slot *s, int64_t block, int64_t off,
+                    int64_t want);
+void pf_slots_give_up(struct pf_slot *s, struct pf_plan *plan);
 /* the QUEUED slot to load next (lowest seq), or NULL */
 struct pf_slot *pf_slots_next(struct pf_slots *t);
 /* a load ended with len bytes (-1: error): READY, or FREE when dropped or

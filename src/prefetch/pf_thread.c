@@ -10,6 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#include <unistd.h>
 
 void pf_load(struct pf_file *pf, struct pf_slot *s)
 {
@@ -30,6 +31,16 @@ void pf_load(struct pf_file *pf, struct pf_slot *s)
     pthread_cond_broadcast(&pf->done);
 }
 
+/* with pf->lock held: give up the slots the window or the queue no longer
+ * wants, queue the ones they want */
+static void reconcile(struct pf_file *pf, struct pf_plan *plan)
+{
+    if (pf->queued)
+        pf_queue_reconcile(&pf->t, &pf->q, plan);
+    else
+        pf_slots_reconcile(&pf->t, &pf->w, plan, NULL, NULL);
+}
+
 static void *loader(void *arg)
 {
     struct pf_file *pf = arg;
@@ -43,7 +54,7 @@ static void *loader(void *arg)
         }
         pf_load(pf, s);
         /* a dropped fetch freed its slot: the window may want another block */
-        pf_slots_reconcile(&pf->t, &pf->w, &plan, NULL, NULL);
+        reconcile(pf, &plan);
     }
     pthread_mutex_unlock(&pf->lock);
     return NULL;
@@ -80,7 +91,8 @@ int pf_thread_start(ADIO_File fd, struct pf_file *pf)
 
 void pf_thread_more(struct pf_file *pf)
 {
-    int max = pf->w.ahead < PF_MAX_LOADERS ? pf->w.ahead : PF_MAX_LOADERS;
+    int ahead = pf->queued ? pf->t.n - 1 : pf->w.ahead;
+    int max = ahead < PF_MAX_LOADERS ? ahead : PF_MAX_LOADERS;
     int want = pf_gate_loaders(pf->load_avg, pf->consume_avg, max);
     if (want < pf->min_loaders)         /* test hook */
         want = pf->min_loaders < PF_MAX_LOADERS ? pf->min_loaders : PF_MAX_LOADERS;
@@ -101,6 +113,9 @@ void pf_thread_stop(struct pf_file *pf)
     pthread_mutex_unlock(&pf->lock);
     for (int k = 0; k < pf->have_thread; k++)
         pthread_join(pf->thread[k], NULL);
+    if (pf->lfd_ok)
+        close(pf->lfd);
+    pf->lfd_ok = 0;
     for (int k = 0; k < pf->t.n; k++) {
         free(pf->t.s[k].data);
         pf->t.s[k].data = NULL;

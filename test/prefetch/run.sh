@@ -171,6 +171,57 @@ loaders_valgrind_case() {
 }
 run "valgrind-buffer-4-loaders-np2" loaders_valgrind_case
 
+# --- announced ranges (MPI_File_set_info during the run, pf_announce.c): the
+# same bytes and counts as prefetch off, each rank its own ranges; the queue
+# serves them (hits, within the memory bound); a bad list warns, per rank ---
+BADLIST="hint romio_prefetch_willneed: bad value '10k:1k,oops' \('oops' is not offset:length\); using '5242003:64k,5247099:64k,123:8m'"
+announce_case() {  # announce_case NAME HINTS...
+    local name=$1; shift
+    local ref=$out/an.off.out j=$out/an.$name.json
+    if [ ! -s "$ref" ]; then
+        mpirun 2 ./t_prefetch "$out/an.off.dat" announce > "$ref" 2>&1 || { cat "$ref"; return 1; }
+    fi
+    rm -f "$j"
+    ROMIO_XT_STATS_FILE=$j MPIR_CVAR_NUM_CLIQUES=2 timeout 300 env -u ROMIO_HINTS \
+        -u ROMIO_XT_STATS "$mpiexec" -n 2 ./t_prefetch "$out/an.$name.dat" announce "$@" \
+        romio_xt_stats=enable > "$out/an.$name.out" 2>&1 || { cat "$out/an.$name.out"; return 1; }
+    cat "$out/an.$name.out"
+    diff <(grep '^DIGEST' "$ref") <(grep '^DIGEST' "$out/an.$name.out") ||
+        { echo "digest differs from prefetch off"; return 1; }
+    local bad; bad=$(grep -c "romio-xt: warning" "$out/an.$name.out")
+    [ "$bad" -ge 1 ] && [ "$bad" -le 2 ] || { echo "expected 1-2 warnings (one per rank), got $bad"; return 1; }
+    [ "$(grep -Ec "$BADLIST" "$out/an.$name.out")" -eq "$bad" ] || { echo "warning does not match"; return 1; }
+    python3 - "$j" "$out/an.$name.dat" "${METHOD:-buffer}" "${BOUND:-67108864}" <<'PY'
+import json, sys
+r = [json.loads(l) for l in open(sys.argv[1]) if l.startswith("{")]
+r = [x for x in r if x["file"] == sys.argv[2]][0]
+p = r["features"]["prefetch"]
+# 2 ranks x 9 good lists each (the bad one does not count)
+assert p["announcements"] == 18, p
+assert p["reads_passed_unannounced"] > 0, p
+if sys.argv[3] == "buffer":
+    assert p["hits"] > 0 and p["bytes_from_cache"] > 0, p
+    assert 0 < p["buffer_peak_bytes"] <= int(sys.argv[4]), p
+print("announce ok:", {k: p[k] for k in ("announcements", "hits", "misses",
+      "reads_passed_unannounced", "blocks_prefetched", "buffer_peak_bytes")})
+PY
+}
+# the memory bound: 2 ranks x cache_blocks x block_size
+BOUND=$((2 * 4 * 262144)) run "announce-same-bytes-buffer-small-np2" announce_case bs $ON $BUF $SMALL
+run "announce-same-bytes-buffer-default-np2" announce_case bd $ON $BUF
+METHOD=fadvise run "announce-same-bytes-fadvise-np2" announce_case fa $ON $FADV $SMALL
+BOUND=$((2 * 2 * 65536)) run "announce-same-bytes-buffer-tiny-np2" announce_case bt $ON $BUF \
+    romio_prefetch_block_size=64k romio_prefetch_cache_blocks=2 romio_prefetch_read_ahead=1
+announce_valgrind_case() {
+    command -v valgrind > /dev/null || { echo "valgrind is missing"; return 1; }
+    rm -f "$out"/vg.an.*.log
+    timeout 600 env -u ROMIO_HINTS -u ROMIO_XT_STATS "$mpiexec" -n 2 valgrind -q \
+        --leak-check=full --show-leak-kinds=definite,indirect --log-file="$out/vg.an.%p.log" \
+        ./t_prefetch "$out/vg.an.dat" announce $ON $BUF $SMALL || return 1
+    python3 "$XT_SRCDIR/test/mpi/check_valgrind.py" "$out"/vg.an.*.log
+}
+run "valgrind-announce-buffer-np2" announce_valgrind_case
+
 # --- the gate: sequential and block-sized reads pass to the file system -------
 gate_case() {
     local j=$out/gate.json

@@ -20,6 +20,10 @@
  *   scan     rank 0 creates FILE; all read it front to back in 100 KiB pieces
  *            with a backward seek every 10 reads; prints EXPECT reads=N.
  *   wronly   opens FILE write-only: no prefetch layer (romio_xt_layers).
+ *   announce rank 0 creates FILE; each rank announces its next reads by
+ *            MPI_File_set_info(romio_prefetch_willneed) during the run and
+ *            reads them and others (outside, overlapping, past the end,
+ *            after a bad list); prints DIGEST.
  *   collscan rank 0 creates FILE; all read it with collective reads through
  *            an interleaved view (two-phase: the aggregators read); prints
  *            EXPECT reads=<calls per rank> got=BYTES. */
@@ -52,6 +56,19 @@ static long long rnd(long long n)
 {
     lcg_state = lcg_state * 6364136223846793005ULL + 1442695040888963407ULL;
     return (long long) ((lcg_state >> 17) % (uint64_t) n);
+}
+
+/* rank 0 prints every rank's digest */
+static void print_digest(void)
+{
+    uint64_t all[64] = { 0 };
+    MPI_Gather(&digest, 1, MPI_UINT64_T, all, 1, MPI_UINT64_T, 0, MPI_COMM_WORLD);
+    if (rank == 0) {
+        printf("DIGEST");
+        for (int r = 0; r < nprocs && r < 64; r++)
+            printf(" %016llx", (unsigned long long) all[r]);
+        printf("\n");
+    }
 }
 
 static void model_fill(long long off, long long n, int seed)
@@ -412,14 +429,7 @@ static void verify(const char *path)
     read_everything(fh);
     grow_and_shrink(fh);
     T_MPI(MPI_File_close(&fh));
-    uint64_t all[64] = { 0 };
-    MPI_Gather(&digest, 1, MPI_UINT64_T, all, 1, MPI_UINT64_T, 0, MPI_COMM_WORLD);
-    if (rank == 0) {
-        printf("DIGEST");
-        for (int r = 0; r < nprocs && r < 64; r++)
-            printf(" %016llx", (unsigned long long) all[r]);
-        printf("\n");
-    }
+    print_digest();
 }
 
 static int threads_now(void)
@@ -473,6 +483,74 @@ static void scan(const char *path)
     MPI_Reduce(&bytes_got, &got, 1, MPI_LONG_LONG, MPI_SUM, 0, MPI_COMM_WORLD);
     if (rank == 0)
         printf("EXPECT reads=%d got=%lld\n", total, got);
+}
+
+static void set_willneed(MPI_File fh, const char *text)
+{
+    MPI_Info info;
+    MPI_Info_create(&info);
+    MPI_Info_set(info, "romio_prefetch_willneed", text);
+    T_MPI(MPI_File_set_info(fh, info));
+    MPI_Info_free(&info);
+}
+
+/* announced ranges (MPI_File_set_info during the run, as ROOT's TTreeCache
+ * per cluster): each rank announces its own next reads (per process:
+ * ranks differ), then reads them, plus reads partly or wholly outside,
+ * across extents, past the end of the file, after overlapping, replaced and
+ * bad lists, and back to the window of blocks; every read checked */
+static void announce(const char *path)
+{
+    char text[256];
+    const long long base = rank * 700 * KB;
+    fsize = 0;
+    model_fill(0, FILE_SIZE, 1);
+    create_file(path);
+    MPI_File fh = open_file(path, MPI_MODE_RDONLY, hints);
+    for (int round = 0; round < 3; round++) {
+        long long at = base + round * 1200 * KB;
+        /* four reads with gaps (two close enough to share a fetch), one
+         * overlapping the one before, one announced twice */
+        snprintf(text, sizeof(text), "%lld:100k,%lld:50k,%lld:300k,%lld:100k,%lld:200k,%lld:200k",
+                 at, at + 110 * KB, at + 400 * KB, at + 650 * KB, at + 900 * KB, at + 900 * KB);
+        set_willneed(fh, text);
+        read_contig(fh, at, 100 * KB, round);
+        read_contig(fh, at + 110 * KB, 50 * KB, round + 1);
+        read_contig(fh, at + 400 * KB, 300 * KB, round + 2);    /* into the next range */
+        read_contig(fh, at + 650 * KB + 10, 1000, round);       /* inside one, done before */
+        read_contig(fh, at + 800 * KB, 200 * KB, round + 1);    /* partly before a range */
+        read_contig(fh, at + 1100 * KB, 50 * KB, round + 2);    /* outside every range */
+        read_contig(fh, at + 20 * KB, 10 * KB, round);          /* a range already passed */
+    }
+    /* a replaced list: ranges still ahead are dropped, the new ones read */
+    set_willneed(fh, "1m:100k,2m:100k,3m:100k");
+    read_contig(fh, 1 * MB, 100 * KB, 0);
+    set_willneed(fh, "4m:100k,3m:100k");
+    read_contig(fh, 4 * MB, 100 * KB, 1);
+    read_contig(fh, 3 * MB, 100 * KB, 2);
+    read_contig(fh, 2 * MB, 100 * KB, 0);
+    /* '+' lists append, each set_info counts even with no read between */
+    set_willneed(fh, "1m:50k");
+    set_willneed(fh, "+2m:50k,3m:50k");
+    set_willneed(fh, "+4m:50k");
+    for (int k = 1; k <= 4; k++)
+        read_contig(fh, k * MB, 50 * KB, k);
+    /* past the end of the file: a short read, then nothing */
+    snprintf(text, sizeof(text), "%lld:64k,%lld:64k,%lld:8m", fsize - 1000, fsize + 4096,
+             fsize - 5 * MB);
+    set_willneed(fh, text);
+    read_contig(fh, fsize - 1000, 64 * KB, 1);
+    read_contig(fh, fsize + 4096, 64 * KB, 2);
+    read_contig(fh, fsize - 5 * MB, 5 * MB, 0);                 /* across 2 extents and EOF */
+    /* a bad list: one warning, the ranges before kept */
+    set_willneed(fh, "10k:1k,oops");
+    read_contig(fh, fsize - 3 * MB, 300 * KB, 1);
+    /* length 0: back to the window of blocks */
+    set_willneed(fh, "0:0");
+    read_contig(fh, 100 * KB, 300 * KB, 2);
+    read_contig(fh, 900 * KB, 300 * KB, 0);
+    T_MPI(MPI_File_close(&fh));
+    print_digest();
 }
 
 /* collective reads only: the aggregators' reads are what the layer sees */
@@ -537,6 +615,8 @@ int main(int argc, char **argv)
         verify(argv[1]);
     else if (strcmp(argv[2], "wronly") == 0)
         wronly(argv[1]);
+    else if (strcmp(argv[2], "announce") == 0)
+        announce(argv[1]);
     else if (strcmp(argv[2], "collscan") == 0)
         collscan(argv[1]);
     else if (strcmp(argv[2], "threads") == 0)
