@@ -145,6 +145,17 @@ static int predicted_slow(ADIO_File fd, struct orth_state *st, const struct orth
     return st->nnodes == nprocs;
 }
 
+/* one process with data and no hole between its pieces: every candidate
+ * reads or writes the same one range from the same process, and their trials
+ * only cost (measured at 1 rank, Noncontig: core_first 7.6 ms, view_based
+ * 12.6 ms against two_phase's 1.6 ms); stock two_phase runs it unexamined
+ * (only under the regret bound, and when two_phase is the home candidate) */
+static int one_contiguous(const struct orth_state *st, const struct orth_sig *sig)
+{
+    return st->sel.budget > 0 && sig->nprocs == 1 && sig->rel_offset == 0 &&
+        st->rotation[st->sel.home] == ORTH_two_phase;
+}
+
 /* the candidate (orth_cands index) for this call, and its selection entry;
  * a trial the view predicts to lose is skipped when it is due */
 static int choose(ADIO_File fd, struct orth_state *st, const struct orth_sig *sig,
@@ -155,6 +166,8 @@ static int choose(ADIO_File fd, struct orth_state *st, const struct orth_sig *si
         return -1;
     if (st->forced >= 0)
         return st->forced;
+    if (one_contiguous(st, sig))
+        return -1;
     *e = orth_sel_entry(&st->sel, sig);
     for (int k = 0; k < st->sel.ncand && (*e)->phase == ORTH_EXAMINING &&
          (*e)->cur != st->sel.home && orth_sel_pick(*e) == (*e)->cur &&

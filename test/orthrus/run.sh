@@ -220,6 +220,21 @@ PY
 }
 run budget-short-run-stock budget_case
 
+# one process with no hole between its pieces: every candidate accesses the
+# same one range; two_phase runs every call unexamined (budget 1 would afford
+# trials from the second call)
+one_case() {
+    printf 'romio_orthrus enable\nromio_orthrus_budget 1\n' > "$out/one.hints"
+    rm -f "$out/one.json"
+    ROMIO_HINTS=$out/one.hints ROMIO_XT_STATS=1 ROMIO_XT_STATS_FILE=$out/one.json \
+        timeout 300 "$mpiexec" -n 1 ./t_orth_seq "$out/one.dat" 4 0 &&
+    orth_json "$out/one.json" "
+for s in secs:
+    print(s['runs'], s['stock_calls'])
+    assert s['stock_calls'] > 0 and not any(s['runs'].values()), s"
+}
+run one-process-contiguous one_case
+
 # a trial the view predicts to lose is skipped: with one process per node,
 # core_first is independent I/O, one access per piece; the plot pattern's
 # 512-byte pieces (< 1 KiB) never run it, the checkpoint's 16 KiB pieces do
