@@ -90,6 +90,13 @@ static void local_desc(struct orth_call *c, struct orth_desc *d)
     }
     orth_pieces(c);
     sum_pieces(c, d);
+    /* freed at once (a candidate that needs them lists them again): kept
+     * through the call they sat in the heap under stock two_phase's own
+     * buffers, and glibc then trimmed and re-faulted those every call
+     * (Noncontig 2r/2n writes: 0.86x stock, page faults in
+     * ADIOI_W_Exchange_data; freed here: 1.00x) */
+    ADIOI_Free(c->offs);
+    c->offs = c->lens = NULL;
     c->bytes = d->bytes;
     d->end_rel = c->end_fp - d->geom.disp - base;
     if (hit)
