@@ -144,9 +144,23 @@ static void note_rate(int64_t len, int cached, int64_t n, double secs)
  * flushes behind writes that went straight through */
 static int seen_quiet;
 
+/* nothing of this file was ever cached: no write is held back by its
+ * flush policy, and this process has not yet seen a compute phase (then the
+ * gate sends every write straight through, nvc_gate.h; seen_quiet is never
+ * reset), so no item is pending either */
+static int never_cached(const struct nvc_state *st)
+{
+    return st->flush == &nvc_flush_policies[XT_H_E10_CACHE_FLUSH_flush_immediate] &&
+        !st->always && !__atomic_load_n(&seen_quiet, __ATOMIC_RELAXED);
+}
+
 /* where this write goes (nvc_gate.h); counts why not to the cache */
 static int worth_caching(struct nvc_state *st, ADIO_File fd, int64_t len)
 {
+    if (never_cached(st)) {     /* the gate's answer, without its two locks */
+        xt_count(fd, XT_LAYER_nvc, NVC_C_DIRECT_NO_COMPUTE, 1);
+        return NVC_GATE_DIRECT;
+    }
     pthread_mutex_lock(&st->mu);
     int64_t pending = nvc_queue_pending(&st->q);
     pthread_mutex_unlock(&st->mu);
@@ -253,7 +267,8 @@ static void ADIOI_NVC_WriteContig(ADIO_File fd, const void *buf, int count, MPI_
     if (fd->atomicity)
         xt_count(fd, XT_LAYER_nvc, NVC_C_FB_ATOMIC, 1);
     xt_count(fd, XT_LAYER_nvc, NVC_C_BYTES_DIRECT, len);
-    settle_range(st, off, len);
+    if (!never_cached(st))
+        settle_range(st, off, len);
     double t0 = xt_now();
     xt_lower(fd, XT_LAYER_nvc)->ADIOI_xxx_WriteContig(fd, buf, count, dt, fpt, offset, status,
                                                     error_code);
