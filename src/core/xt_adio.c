@@ -108,11 +108,17 @@ int xt_fs_has(ADIO_File fd, enum xt_fs_cap cap)
 static int skew_slow;
 static volatile char sink;
 
-static double mono(void)
+double xt_now(void)
 {
     struct timespec ts;
     clock_gettime(CLOCK_MONOTONIC, &ts);
     return ts.tv_sec + ts.tv_nsec * 1e-9;
+}
+
+char *xt_page_alloc(size_t len)
+{
+    void *p;
+    return posix_memalign(&p, 4096, len + 4096) == 0 ? p : NULL;
 }
 
 /* best of 5 copies of 16 KiB at a skew of 16 bytes against 0 */
@@ -129,9 +135,9 @@ static void measure_skew(void)
     memset(b, 2, N + 4096);
     double best[2] = { 1e9, 1e9 };
     for (int r = 0; r < 10; r++) {
-        double t0 = mono();
+        double t0 = xt_now();
         memcpy(b + (r & 1) * 16, a, N);
-        double t = mono() - t0;
+        double t = xt_now() - t0;
         sink += b[(r & 1) * 16 + N - 1];        /* the copy is used */
         if (t < best[r & 1])
             best[r & 1] = t;

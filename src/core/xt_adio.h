@@ -56,6 +56,18 @@ static inline int xt_bad_skew(uintptr_t dst, uintptr_t src)
 }
 /* 1 when this CPU shows the slow skew (measured once per process, ~20 us) */
 int xt_copy_skew_slow(void);
+/* a page-aligned buffer one page longer than len (free() it), so that len
+ * bytes can be placed at any skew against the file offsets they hold */
+char *xt_page_alloc(size_t len);
+/* where in such a buffer the bytes of file offset off start, at skew
+ * (address minus file offset, mod 4 KiB; 0: the page cache's own) */
+static inline char *xt_placed(char *buf, int64_t off, int skew)
+{
+    return buf + ((skew + off) & 4095);
+}
+
+/* seconds, monotonic */
+double xt_now(void);
 
 /* --- a data call ------------------------------------------------------------- */
 /* count elements of dt in bytes (0 for MPI_DATATYPE_NULL) */

@@ -16,13 +16,6 @@ _Static_assert(sizeof(ADIOI_Fns) == XT_FNS_COUNT * sizeof(void *),
 /* set while ROMIO opens a file's shared-file-pointer helper file */
 static int xt_opening_internal;
 
-double xt_now(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return ts.tv_sec + ts.tv_nsec * 1e-9;
-}
-
 void xt_count(ADIO_File fd, enum xt_layer_id id, int k, int64_t n)
 {
     struct xt_slot *slot = xt_slot_of(fd, id);

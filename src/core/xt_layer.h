@@ -155,9 +155,6 @@ void xt_coll_notify(ADIO_File fd, enum xt_layer_id id, const struct xt_coll *c, 
  * caller's question.) */
 int xt_direct_io_ok(ADIO_File fd, enum xt_layer_id id);
 
-/* seconds, monotonic */
-double xt_now(void);
-
 /* hint h's parsed value on fd (the default for ROMIO's internal files) */
 const struct xt_hint_value *xt_hint(ADIO_File fd, enum xt_hint_id h);
 

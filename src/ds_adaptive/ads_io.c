@@ -198,11 +198,10 @@ static char *scratch(struct ads_state *st, int64_t len, int64_t start, int skew)
 {
     if (st->scratch_len < len) {
         free(st->scratch);
-        if (posix_memalign((void **) &st->scratch, 4096, len + 4096))
-            st->scratch = NULL;
+        st->scratch = xt_page_alloc(len);
         st->scratch_len = st->scratch ? len : 0;
     }
-    return st->scratch ? st->scratch + ((skew + start) & 4095) : NULL;
+    return st->scratch ? xt_placed(st->scratch, start, skew) : NULL;
 }
 
 /* the window's first piece: its user address minus its file offset */
@@ -211,26 +210,29 @@ static uintptr_t user_skew(const struct ads_call *c)
     return (uintptr_t) c->segs[0].mem - (uintptr_t) c->segs[0].off;
 }
 
-/* copying between the user's pieces and the scratch must not take a slow
- * skew (xt_bad_skew): scratch at skew 0 from the file's bytes, else 2048 */
-static int scratch_skew(const struct ads_call *c)
+/* would the window's first piece move straight between the file and the
+ * user's memory at a slow skew (xt_bad_skew: destination minus source)? */
+static int user_skew_bad(const struct ads_call *c)
 {
     uintptr_t u = user_skew(c);
-    return (c->is_write ? xt_bad_skew(0, u) : xt_bad_skew(u, 0)) ? 2048 : 0;
+    return c->is_write ? xt_bad_skew(0, u) : xt_bad_skew(u, 0);
 }
 
-/* would moving the pieces straight between file and user memory take a slow
- * skew on this CPU?  Then they go through the scratch buffer. */
+/* copying between the user's pieces and the scratch must not take a slow
+ * skew either: scratch at skew 0 from the file's bytes, else 2048 */
+static int scratch_skew(const struct ads_call *c)
+{
+    return user_skew_bad(c) ? 2048 : 0;
+}
+
+/* the direct move would take a slow skew on this CPU: the pieces go
+ * through the scratch buffer instead */
 static int direct_is_slow(const struct ads_call *c)
 {
     static int forced = -1;     /* test hook: every window through the scratch */
     if (forced < 0)
         forced = xt_test_hook("ROMIO_XT_ADS_TEST_SCRATCH", 0) != 0;
-    if (c->nseg == 0)
-        return 0;
-    uintptr_t u = user_skew(c);
-    return forced || ((c->is_write ? xt_bad_skew(0, u) : xt_bad_skew(u, 0)) &&
-                      xt_copy_skew_slow());
+    return c->nseg > 0 && (forced || (user_skew_bad(c) && xt_copy_skew_slow()));
 }
 
 /* --- windows ------------------------------------------------------------- */

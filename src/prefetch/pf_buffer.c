@@ -33,7 +33,7 @@ static int64_t pread_full(int fd, char *buf, int64_t len, int64_t off)
  * on this machine's CPU, docs/results/ads-skew-s8.md) */
 static char *slot_bytes(const struct pf_slot *s)
 {
-    return s->data + (s->off & 4095);
+    return xt_placed(s->data, s->off, 0);
 }
 
 /* the thread's fetch: the block into the slot's buffer (allocated once,
@@ -42,13 +42,9 @@ static int64_t buffer_fetch(struct pf_file *pf, struct pf_slot *s)
 {
     ADIO_File fd = pf->fd;
     int64_t bs = pf->w.bs, n = -1;
-    if (!s->data) {
-        if (posix_memalign((void **) &s->data, 4096, (size_t) bs + 4096) != 0)
-            s->data = NULL;
-        else {                  /* counted as the block's bytes (the page is slack) */
-            xt_count(fd, XT_LAYER_pf, PF_C_ALLOCS, 1);
-            xt_count(fd, XT_LAYER_pf, PF_C_PEAK_BYTES, bs);
-        }
+    if (!s->data && (s->data = xt_page_alloc((size_t) bs)) != NULL) {
+        xt_count(fd, XT_LAYER_pf, PF_C_ALLOCS, 1);      /* the page is slack */
+        xt_count(fd, XT_LAYER_pf, PF_C_PEAK_BYTES, bs);
     }
     if (s->data)        /* an announced extent: the loaders' own descriptor */
         n = pread_full(s->block < 0 && pf->lfd_ok ? pf->lfd : fd->fd_sys, slot_bytes(s),
