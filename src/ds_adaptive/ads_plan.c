@@ -66,6 +66,16 @@ void ads_plan_start(struct ads_plan *p, int64_t off, int64_t len)
     p->tail_end = 0;
 }
 
+/* a window cut by the buffer may run on to the next piece: a read keeps the
+ * stream sequential for the kernel's read-ahead; a write with holes that
+ * ends past the end of file writes zeros up to the next window, so the file
+ * gets no hole between windows (ext4: fewer extents, 32 MiB of 1 KiB pieces
+ * every 16 KiB ~10% faster, as stock's windows) */
+static int tail_ok(const struct ads_plan *p)
+{
+    return !p->warm.is_write || (p->w.holes > 0 && p->w.end >= p->warm.eof);
+}
+
 int ads_plan_join(struct ads_plan *p, int64_t off, int64_t len)
 {
     struct ads_window *w = &p->w;
@@ -77,12 +87,11 @@ int ads_plan_join(struct ads_plan *p, int64_t off, int64_t len)
     if (gap < 0 || w->npieces >= p->max_pieces)
         return 0;
     if (gap > 0 || w->holes > 0) {
-        /* a window with holes is buffered: it must fit.  A read cut here only
-         * by the buffer reads on up to the next piece (or the buffer's end)
-         * when the method would go through the gap: the stream stays
-         * sequential for the kernel's read-ahead. */
+        /* a window with holes is buffered: it must fit.  One cut here only
+         * by the buffer runs on up to the next piece (or the buffer's end)
+         * when the method would go through the gap (tail_ok) */
         if (off + len - w->start > p->warm.max_window) {
-            if (gap > 0 && !p->warm.is_write && decide(p, gap, len))
+            if (gap > 0 && tail_ok(p) && decide(p, gap, len))
                 p->tail_end = off < w->start + p->warm.max_window ? off
                     : w->start + p->warm.max_window;
             return 0;

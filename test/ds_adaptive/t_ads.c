@@ -18,6 +18,7 @@ static const char *const kind_names[] = { "vector", "indexed", "struct", "subarr
 struct grid_case {
     enum kind kind;
     int data, hole, init, mem_noncontig, bufsize, many;
+    int bg;             /* background file size (0: the default) */
 };
 
 static int rank, nprocs;
@@ -30,7 +31,7 @@ static void make_view(const struct grid_case *g, MPI_Datatype *ft, MPI_Offset *d
     if (n > 40)
         n = 40;
     if (g->many)
-        n = 3000;       /* windows of more pieces than one preadv takes */
+        n = g->many > 1 ? g->many : 3000;   /* 3000: more pieces than one preadv takes */
     int stride = nprocs * g->data + g->hole;
     *disp = g->init + (MPI_Offset) rank * g->data;
     if (g->kind == VECTOR) {
@@ -194,9 +195,9 @@ static size_t buf_len(const struct grid_case *g)
 
 static void describe(char *s, size_t n, const struct grid_case *g)
 {
-    snprintf(s, n, "%s data=%d hole=%d init=%d mem=%s buf=%d%s", kind_names[g->kind], g->data,
-             g->hole, g->init, g->mem_noncontig ? "strided" : "contig", g->bufsize,
-             g->many ? " many" : "");
+    snprintf(s, n, "%s data=%d hole=%d init=%d mem=%s buf=%d%s bg=%d", kind_names[g->kind],
+             g->data, g->hole, g->init, g->mem_noncontig ? "strided" : "contig", g->bufsize,
+             g->many ? " many" : "", g->bg);
 }
 
 static int check_writes(const struct grid_case *g, int iter)
@@ -206,15 +207,16 @@ static int check_writes(const struct grid_case *g, int iter)
     unsigned char *buf = malloc(len + 1);
     for (size_t k = 0; k < len; k++)
         buf[k] = (unsigned char) (rank * 61 + k * 7 + iter);
+    MPI_Offset bg = g->bg ? g->bg : g->many ? 4 << 20 : 3 * (64 << 10);
     snprintf(ref, sizeof(ref), "%s/w-ref", dir);
-    background(ref, g->many ? 4 << 20 : 3 * (64 << 10));
+    background(ref, bg);
     access_once(ref, g, NULL, buf, 1, iter % 2);
     MPI_Offset rsize = 0, size = 0;
     unsigned char *want = rank == 0 ? slurp(ref, &rsize) : NULL;
     int bad = 0;
     for (int m = 0; m < NMETHODS; m++) {
         snprintf(path, sizeof(path), "%s/w-%s", dir, methods[m]);
-        background(path, g->many ? 4 << 20 : 3 * (64 << 10));
+        background(path, bg);
         access_once(path, g, methods[m], buf, 1, iter % 2);
         if (rank == 0) {
             unsigned char *got = slurp(path, &size);
@@ -313,6 +315,10 @@ int main(int argc, char **argv)
         {VECTOR, 2048, 8, 5, 0, 1 << 20, 1}, {INDEXED, 4096, 100, 0, 0, 4 << 20, 1},
         {VECTOR, 1500, 0, 0, 1, 1 << 20, 1}, {STRUCT, 8, 8, 3, 0, 65536, 1},
         {VECTOR, 3000, 3, 0, 1, 8 << 20, 1},
+        /* mostly past the end of file, large holes: windows cut by the
+         * buffer run on to the next piece, holes written from zeros */
+        {VECTOR, 1024, 15360, 0, 0, 65536, 64, 10000}, {VECTOR, 4096, 5000, 3, 1, 32768, 64, 1},
+        {INDEXED, 1024, 9000, 0, 0, 65536, 64, 70000}, {STRUCT, 512, 20000, 5, 1, 1 << 20, 64, 1},
     };
     for (size_t k = 0; k < sizeof(many) / sizeof(many[0]); k++, cases++) {
         bad += check_writes(&many[k], cases);

@@ -191,7 +191,9 @@ START_TEST(buffer_bounds_windows_with_holes)
     ck_assert(ads_plan_join(&p, 50, 10));
     ck_assert(!ads_plan_join(&p, 95, 10));      /* would end at 105 > 100 */
     /* a read cut only by the buffer reads on to the next piece (the kernel
-     * sees one sequential stream); a write, or a gap split, does not */
+     * sees one sequential stream); so does a write whose window ends past
+     * the end of file (zeros: the file keeps no hole between windows); a
+     * write below it, or a gap split, does not */
     ads_plan_init(&p, ads_method_find("extent"), &x, NULL, NULL, NULL, 500);
     ck_assert(ads_plan_join(&p, 0, 10) && ads_plan_join(&p, 50, 10));
     ck_assert(!ads_plan_join(&p, 95, 10));
@@ -204,6 +206,14 @@ START_TEST(buffer_bounds_windows_with_holes)
     ck_assert(ads_plan_join(&p, 0, 10) && ads_plan_join(&p, 50, 10));
     ck_assert(!ads_plan_join(&p, 95, 10));
     ck_assert_int_eq(ads_plan_window(&p).end, 60);
+    for (int k = 0; k < 3; k++) {
+        x.eof = k == 0 ? 0 : k == 1 ? 60 : 61;
+        ads_plan_init(&p, ads_method_find("extent"), &x, NULL, NULL, NULL, 500);
+        ck_assert(ads_plan_join(&p, 0, 10) && ads_plan_join(&p, 50, 10));
+        ck_assert(!ads_plan_join(&p, 95, 10));
+        ck_assert_int_eq(ads_plan_window(&p).end, k < 2 ? 95 : 60);
+    }
+    x.eof = 1 << 30;
     x.is_write = 0;
     ads_plan_init(&p, ads_method_find("naive"), &x, NULL, NULL, NULL, 500);
     ck_assert(ads_plan_join(&p, 0, 10));
