@@ -18,6 +18,10 @@
 #define TINY_OPS 512
 #define EOF_PIECE 1024      /* past-EOF writes: 1 KiB every 16 KiB, as strided writers do */
 #define EOF_STRIDE (16 << 10)
+/* in every cache key: a change to how the probe measures makes the old
+ * lines miss (v2: page-aligned probe buffer; v1's malloc'd buffer measured
+ * the slow copy skew, xt_bad_skew, e.g. writes at 2.7 GB/s instead of 4.4) */
+#define ADS_CALIB_VERSION "v2"
 
 const struct ads_calib ads_calib_defaults = {
     .rd_lat_cold = 100e-6, .rd_bw_cold = 1e9,
@@ -142,7 +146,7 @@ int ads_calib_key(const char *dir, char *key, size_t len)
     char real[4096];
     if (stat(dir, &st) != 0 || !realpath(dir, real))
         return -1;
-    snprintf(key, len, "%llu:%s", (unsigned long long) st.st_dev, real);
+    snprintf(key, len, "%s:%llu:%s", ADS_CALIB_VERSION, (unsigned long long) st.st_dev, real);
     return 0;
 }
 

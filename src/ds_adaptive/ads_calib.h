@@ -29,7 +29,7 @@ int ads_calib_lock(const char *cache_file);
 void ads_calib_unlock(int lock);
 /* does cache line `line` (no newline) belong to key?  (cheap: before parsing) */
 int ads_calib_line_is(const char *line, size_t len, const char *key, size_t klen);
-/* "<st_dev>:<directory>" for dir; -1 when dir cannot be stat'ed */
+/* "<probe version>:<st_dev>:<directory>" for dir; -1 when dir cannot be stat'ed */
 int ads_calib_key(const char *dir, char *key, size_t len);
 /* $XDG_CACHE_HOME/romio-xt/ads-calibration, or under $HOME/.cache */
 int ads_calib_cache_file(char *path, size_t len);

@@ -303,6 +303,12 @@ START_TEST(calibration_line_key_match)
     ck_assert(!ads_calib_line_is(l, strlen(l), "2:/scratch/run", 14));    /* no space before */
     ck_assert(!ads_calib_line_is(l, strlen(l), "42:/scratch", 11));
     ck_assert(!ads_calib_line_is("42:/x", 5, "42:/x", 5));                 /* nothing before */
+    /* keys carry the probe's version: a line an older probe measured misses */
+    char key[4200], old[4300];
+    ck_assert_int_eq(ads_calib_key("/", key, sizeof(key)), 0);
+    ck_assert(strncmp(key, "v2:", 3) == 0);
+    snprintf(old, sizeof(old), "1 2 3 4 5 6 7 %s", strchr(key, ':') + 1);
+    ck_assert(!ads_calib_line_is(old, strlen(old), key, strlen(key)));
 }
 END_TEST
 
