@@ -3,6 +3,7 @@
 
 #include <errno.h>
 #include <fcntl.h>
+#include <pthread.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -121,13 +122,28 @@ static void global_path(ADIO_File fd, char *out, size_t len)
  * neither) */
 static const char *check_cache_dir(const char *dir, char *why, size_t len)
 {
+    /* the last directory that passed, per process: checked once, not at
+     * every open (a stat and an access, twice per open: ~5 us).  Should it
+     * go away later, making the cache file fails and the file falls back
+     * to the global file with a warning (nvc_fall_back) */
+    static pthread_mutex_t mu = PTHREAD_MUTEX_INITIALIZER;
+    static char passed[sizeof(((struct xt_hint_value *) 0)->s)];
     struct stat sb;
     if (!dir[0])
         return "not set";
+    pthread_mutex_lock(&mu);
+    int known = strcmp(passed, dir) == 0;
+    pthread_mutex_unlock(&mu);
+    if (known)
+        return NULL;
     int err = stat(dir, &sb) != 0 ? errno : !S_ISDIR(sb.st_mode) ? ENOTDIR
         : access(dir, W_OK | X_OK) != 0 ? errno : 0;
-    if (!err)
+    if (!err) {
+        pthread_mutex_lock(&mu);
+        snprintf(passed, sizeof(passed), "%s", dir);
+        pthread_mutex_unlock(&mu);
         return NULL;
+    }
     snprintf(why, len, "%s", strerror(err));
     return why;
 }
