@@ -24,7 +24,7 @@ static void put(struct xt_json *j, const char *s, size_t n)
     if (j->oom)
         return;
     if (j->len + n + 1 > j->cap) {
-        size_t cap = j->cap ? j->cap : 256;
+        size_t cap = j->cap ? j->cap : 4096;   /* a stats line: ~2 KB */
         while (cap < j->len + n + 1)
             cap *= 2;
         char *nb = realloc(j->buf, cap);
@@ -126,13 +126,98 @@ void xt_json_int(struct xt_json *j, const char *key, int64_t val)
     put(j, p, (size_t) (tmp + sizeof(tmp) - p));
 }
 
+/* 10^k for k = 0..22: exact doubles */
+static const double pow10_exact[] = {
+    1e0, 1e1, 1e2, 1e3, 1e4, 1e5, 1e6, 1e7, 1e8, 1e9, 1e10, 1e11, 1e12, 1e13, 1e14, 1e15,
+    1e16, 1e17, 1e18, 1e19, 1e20, 1e21, 1e22
+};
+
+/* the unsigned decimal digits of u, most significant first; their count */
+static int digits(char *out, uint64_t u)
+{
+    char tmp[24];
+    int n = 0;
+    do
+        tmp[n++] = (char) ('0' + u % 10);
+    while ((u /= 10) != 0);
+    for (int k = 0; k < n; k++)
+        out[k] = tmp[n - 1 - k];
+    return n;
+}
+
+/* %.9g's form of a finite a > 0 with a decimal exponent in [-14, 14]: 9
+ * significant digits (the last may differ from printf's by one where the
+ * scaling rounds), trailing zeros dropped; the length, or 0 outside that
+ * range.  printf costs ~2000 instructions a number; a stats line has a
+ * dozen times and rates */
+static int g9(char *out, double a)
+{
+    int e = (int) floor(log10(a));
+    if (e < -14 || e > 14)
+        return 0;
+    double scaled = 8 - e >= 0 ? a * pow10_exact[8 - e] : a / pow10_exact[e - 8];
+    uint64_t m = (uint64_t) llround(scaled);
+    if (m >= 1000000000ULL) {   /* log10 rounded up to the next power */
+        m = (m + 5) / 10;
+        e++;
+    } else if (m < 100000000ULL) {
+        m = (uint64_t) llround(scaled * 10);
+        e--;
+    }
+    char d[24];
+    int nd = digits(d, m);
+    while (nd > 1 && d[nd - 1] == '0')
+        nd--;
+    int n = 0;
+    if (e < -4 || e >= 9) {     /* d.ddde+XX */
+        out[n++] = d[0];
+        if (nd > 1)
+            out[n++] = '.';
+        memcpy(out + n, d + 1, (size_t) (nd - 1));
+        n += nd - 1;
+        out[n++] = 'e';
+        out[n++] = e < 0 ? '-' : '+';
+        out[n++] = (char) ('0' + (e < 0 ? -e : e) / 10);
+        out[n++] = (char) ('0' + (e < 0 ? -e : e) % 10);
+    } else if (e < 0) {         /* 0.000ddd */
+        out[n++] = '0';
+        out[n++] = '.';
+        for (int k = 0; k < -e - 1; k++)
+            out[n++] = '0';
+        memcpy(out + n, d, (size_t) nd);
+        n += nd;
+    } else {                    /* ddd.ddd */
+        for (int k = 0; k <= e; k++)
+            out[n++] = k < nd ? d[k] : '0';
+        if (nd > e + 1) {
+            out[n++] = '.';
+            memcpy(out + n, d + e + 1, (size_t) (nd - e - 1));
+            n += nd - e - 1;
+        }
+    }
+    return n;
+}
+
 void xt_json_num(struct xt_json *j, const char *key, double val)
 {
+    char tmp[40];
+    int n = 0;
     member(j, key);
-    if (isfinite(val))
-        putf(j, "%.9g", val);
-    else
+    if (!isfinite(val)) {
         put(j, "null", 4);
+        return;
+    }
+    if (val == 0) {
+        put(j, "0", 1);
+        return;
+    }
+    if (val < 0)
+        tmp[n++] = '-';
+    int k = g9(tmp + n, fabs(val));
+    if (k > 0)
+        put(j, tmp, (size_t) (n + k));
+    else
+        putf(j, "%.9g", val);
 }
 
 const char *xt_json_text(const struct xt_json *j)

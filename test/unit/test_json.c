@@ -1,6 +1,8 @@
 /* The stats JSON writer. */
 #include <math.h>
+#include <stdint.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include "unit.h"
 #include "xt_json.h"
@@ -60,6 +62,40 @@ START_TEST(numbers)
 }
 END_TEST
 
+/* doubles without printf: printf's %.9g text for usual values; within one
+ * rounding of the 9th digit (read back) elsewhere in [1e-14, 1e15) */
+START_TEST(doubles_as_printf)
+{
+    static const double exact[] = { 0.5, 1e-9, 123, 0.001, 1e10, 2.5e-7, -3.75, 1234567.5,
+        0.1, 100, 1e-5, 99999.9999, 1e14, 4.43962902e9, 6.19443369e-07, 0.000123456789 };
+    char want[64];
+    for (size_t k = 0; k < sizeof(exact) / sizeof(exact[0]); k++) {
+        struct xt_json j;
+        xt_json_init(&j);
+        xt_json_num(&j, NULL, exact[k]);
+        snprintf(want, sizeof(want), "%.9g", exact[k]);
+        ck_assert_str_eq(xt_json_text(&j), want);
+        xt_json_free(&j);
+    }
+    uint64_t x = 88172645463325252ULL;
+    int differ = 0;
+    for (int k = 0; k < 20000; k++) {
+        x ^= x << 13, x ^= x >> 7, x ^= x << 17;
+        double v = (double) (x >> 11) / (double) (1ULL << 53) * pow(10, (int) (x % 29) - 14);
+        struct xt_json j;
+        xt_json_init(&j);
+        xt_json_num(&j, NULL, v);
+        double back = strtod(xt_json_text(&j), NULL);
+        ck_assert_msg(fabs(back - v) <= 5.01e-9 * fabs(v), "%.17g written as %s", v,
+                      xt_json_text(&j));
+        snprintf(want, sizeof(want), "%.9g", v);
+        differ += strcmp(want, xt_json_text(&j)) != 0;
+        xt_json_free(&j);
+    }
+    ck_assert_int_le(differ, 20);       /* 0 of 200000 seen: the last digit, should scaling round */
+}
+END_TEST
+
 START_TEST(long_output_grows)
 {
     struct xt_json j;
@@ -97,6 +133,7 @@ Suite *json_suite(void)
     tcase_add_test(tc, nested_objects_and_arrays);
     tcase_add_test(tc, string_escapes);
     tcase_add_test(tc, numbers);
+    tcase_add_test(tc, doubles_as_printf);
     tcase_add_test(tc, long_output_grows);
     tcase_add_test(tc, too_deep_is_flagged_not_overflowed);
     suite_add_tcase(s, tc);
