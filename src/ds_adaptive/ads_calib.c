@@ -14,13 +14,15 @@
 
 #define PROBE_SIZE (16 << 20)
 #define CHUNK (1 << 20)
+#define READ_CHUNK (128 << 10)
 #define SMALL_READS 32
 #define TINY_OPS 512
 #define EOF_PIECE 1024      /* past-EOF writes: 1 KiB every 16 KiB, as strided writers do */
 #define EOF_STRIDE (16 << 10)
 /* in every cache key: a change to how the probe measures makes the old
- * lines miss (v2: page-aligned probe buffer; v1's malloc'd buffer measured
- * the slow copy skew, xt_bad_skew, e.g. writes at 2.7 GB/s instead of 4.4) */
+ * lines miss (v2: page-aligned probe buffer, and the cold read request size;
+ * v1's malloc'd buffer measured the slow copy skew, xt_bad_skew, e.g. writes
+ * at 2.7 GB/s instead of 4.4) */
 #define ADS_CALIB_VERSION "v2"
 
 const struct ads_calib ads_calib_defaults = {
@@ -52,14 +54,46 @@ static ssize_t pwrite_rw(int fd, void *b, size_t n, off_t o)
     return pwrite(fd, b, n, o);
 }
 
-/* seconds per byte of a sequential pass over the probe file */
-static double seq_pass(int fd, char *buf, int writing)
+/* seconds per byte of a sequential pass over the probe file in requests of
+ * chunk bytes */
+static double seq_pass_by(int fd, char *buf, int writing, off_t first, off_t chunk)
 {
     double t0 = now();
-    for (off_t off = 0; off < PROBE_SIZE; off += CHUNK)
-        if (all(writing ? pwrite_rw : pread, fd, buf, off, CHUNK) != 0)
+    for (off_t off = 0, n = first; off < PROBE_SIZE; off += n, n = chunk) {
+        n = n < PROBE_SIZE - off ? n : PROBE_SIZE - off;
+        if (all(writing ? pwrite_rw : pread, fd, buf, off, (size_t) n) != 0)
             return -1;
+    }
     return (now() - t0) / PROBE_SIZE;
+}
+
+static double seq_pass(int fd, char *buf, int writing)
+{
+    return seq_pass_by(fd, buf, writing, CHUNK, CHUNK);
+}
+
+/* cold sequential reads: CHUNK requests, or an ADS_READ_FIRST one and then
+ * READ_CHUNK ones when those are clearly faster.  Linux reads ahead
+ * synchronously 2-4 times a stream's first request, the rest behind the
+ * reader: with read_ahead_kb 8192 here, 1 MiB read cold in one request took
+ * 2.0 ms, as 4 KiB + 128 KiB requests 0.45 ms, as 32 KiB ones (stock's
+ * piece by piece) 0.9 ms.  Seconds per byte, and the request size in *chunk
+ * (0: windows go whole) */
+static double cold_pass(int fd, char *buf, double *chunk)
+{
+    double big = 1e9, small = 1e9;
+    for (int k = 0; k < 2; k++) {   /* the better of two each, interleaved */
+        posix_fadvise(fd, 0, 0, POSIX_FADV_DONTNEED);
+        double b = seq_pass(fd, buf, 0);
+        posix_fadvise(fd, 0, 0, POSIX_FADV_DONTNEED);
+        double s = seq_pass_by(fd, buf, 0, ADS_READ_FIRST, READ_CHUNK);
+        if (b <= 0 || s <= 0)
+            return -1;
+        big = b < big ? b : big;
+        small = s < small ? s : small;
+    }
+    *chunk = small < 0.8 * big ? READ_CHUNK : 0;
+    return *chunk > 0 ? small : big;
 }
 
 /* seconds per small operation at scattered offsets */
@@ -98,8 +132,7 @@ static int measure(int fd, char *buf, struct ads_calib *c)
         return -1;
     posix_fadvise(fd, 0, 0, POSIX_FADV_DONTNEED);
     double cold_small = scattered(fd, buf, SMALL_READS, 4096, 0);
-    posix_fadvise(fd, 0, 0, POSIX_FADV_DONTNEED);
-    double cold = seq_pass(fd, buf, 0);
+    double cold = cold_pass(fd, buf, &c->rd_chunk);
     double warm = seq_pass(fd, buf, 0);
     double warm_tiny = scattered(fd, buf, TINY_OPS, 8, 0);
     if (cold_small < 0 || cold <= 0 || warm <= 0 || warm_tiny < 0)
@@ -164,24 +197,25 @@ int ads_calib_cache_file(char *path, size_t len)
 
 void ads_calib_format(char *line, size_t len, const char *key, const struct ads_calib *c)
 {
-    snprintf(line, len, "%.9g %.9g %.9g %.9g %.9g %.9g %.9g %s", c->rd_lat_cold, c->rd_bw_cold,
-             c->rd_lat_warm, c->rd_bw_warm, c->wr_lat, c->wr_bw, c->wr_lat_eof, key);
+    snprintf(line, len, "%.9g %.9g %.9g %.9g %.9g %.9g %.9g %.9g %s", c->rd_lat_cold,
+             c->rd_bw_cold, c->rd_lat_warm, c->rd_bw_warm, c->wr_lat, c->wr_bw, c->wr_lat_eof,
+             c->rd_chunk, key);
 }
 
 int ads_calib_parse(const char *line, const char *key, struct ads_calib *out)
 {
     struct ads_calib c;
     int used = 0;
-    if (sscanf(line, "%lg %lg %lg %lg %lg %lg %lg %n", &c.rd_lat_cold, &c.rd_bw_cold,
-               &c.rd_lat_warm, &c.rd_bw_warm, &c.wr_lat, &c.wr_bw, &c.wr_lat_eof, &used) != 7 ||
-        used == 0)
+    if (sscanf(line, "%lg %lg %lg %lg %lg %lg %lg %lg %n", &c.rd_lat_cold, &c.rd_bw_cold,
+               &c.rd_lat_warm, &c.rd_bw_warm, &c.wr_lat, &c.wr_bw, &c.wr_lat_eof, &c.rd_chunk,
+               &used) != 8 || used == 0)
         return -1;
     size_t klen = strlen(key);
     const char *k = line + used;
     if (strncmp(k, key, klen) != 0 || (k[klen] != '\0' && k[klen] != '\n'))
         return -1;
     if (!(c.rd_lat_cold > 0 && c.rd_bw_cold > 0 && c.rd_lat_warm > 0 && c.rd_bw_warm > 0 &&
-          c.wr_lat > 0 && c.wr_bw > 0 && c.wr_lat_eof > 0))
+          c.wr_lat > 0 && c.wr_bw > 0 && c.wr_lat_eof > 0 && c.rd_chunk >= 0))
         return -1;
     *out = c;
     return 0;

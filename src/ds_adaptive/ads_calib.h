@@ -9,7 +9,13 @@ struct ads_calib {
     double rd_lat_warm, rd_bw_warm;     /* reads served by the page cache */
     double wr_lat, wr_bw;               /* writes */
     double wr_lat_eof;                  /* a small write past the end of file */
+    double rd_chunk;    /* cold reads as requests of this many bytes, after a first one of
+                         * ADS_READ_FIRST (0: one per window): the kernel's read-ahead runs
+                         * ahead of such a stream, where one large read waits for a
+                         * synchronous read-ahead of 2-4 times its size */
 };
+
+#define ADS_READ_FIRST 4096
 
 /* conservative values for when nothing can be measured */
 extern const struct ads_calib ads_calib_defaults;

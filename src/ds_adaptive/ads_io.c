@@ -37,6 +37,7 @@ struct ads_call {
     struct ads_plan plan;
     struct ads_seg *segs;           /* the current window's, ADS_WINDOW_PIECES at most */
     int nseg;
+    int ramped;                     /* a cold read in chunks began (read_chunk) */
     int64_t ctr[ADS_NCOUNTERS];
 };
 
@@ -183,14 +184,49 @@ static int64_t lower_io(ADIO_File fd, void *buf, int64_t len, int64_t off, int i
     return n;
 }
 
+/* the request size for a read of len bytes straight from the descriptor:
+ * a cold file in this directory reads faster as a stream of rd_chunk
+ * requests (calibrated) than as one; else len.  Asks the page cache once
+ * per call when the planner did not need to */
+static int64_t read_chunk(struct ads_call *c, int64_t len)
+{
+    static int64_t forced = -1;     /* test hook: every read in chunks of this size */
+    int64_t ch = (int64_t) c->st->cal.rd_chunk;
+    struct ads_plan *p = &c->plan;
+    if (forced < 0)
+        forced = xt_test_hook("ROMIO_XT_ADS_TEST_CHUNK", 0);
+    if (forced > 0)
+        return c->st->via_lower ? len : forced;
+    if (ch <= 0 || len <= 2 * ch || c->st->via_lower)
+        return len;
+    if (!p->x) {
+        p->probed = 1;
+        p->x = p->probe(p->arg) ? &p->cold : &p->warm;
+    }
+    return p->x == &p->cold ? ch : len;
+}
+
 /* one window-sized request, noted for the stats: straight to the
- * descriptor, or through the layers below */
+ * descriptor (reads of a cold file in chunks, read_chunk), or through the
+ * layers below */
 static int64_t win_io(struct ads_call *c, void *buf, int64_t len, int64_t off, int is_write)
 {
     if (c->st->via_lower)
         return lower_io(c->fd, buf, len, off, is_write);
-    xt_note_request(c->fd, is_write, len);
-    return whole_io(c->fd->fd_sys, buf, len, off, is_write);
+    int64_t ch = is_write ? len : read_chunk(c, len), done = 0;
+    while (done < len) {
+        int64_t n = ch < len && !c->ramped ? ADS_READ_FIRST : ch;
+        c->ramped |= ch < len;
+        n = len - done < n ? len - done : n;
+        xt_note_request(c->fd, is_write, n);
+        int64_t k = whole_io(c->fd->fd_sys, (char *) buf + done, n, off + done, is_write);
+        if (k < 0)
+            return -1;
+        done += k;
+        if (k < n)
+            break;          /* end of file */
+    }
+    return done;
 }
 
 /* len bytes of scratch that will hold file bytes from file offset start:
@@ -377,13 +413,17 @@ static int vector_window(struct ads_call *c, const struct ads_window *w)
     struct iovec iov[ADS_IOV];
     char *junk = w->holes ? scratch(c->st, w->end - w->start, w->start, 0) : NULL;
     int64_t cur = w->start, batch = w->start, done;
+    int64_t most = c->is_write ? w->end - w->start : read_chunk(c, w->end - w->start);
+    int chunked = most < w->end - w->start;     /* a cold read: first request small */
     int n = 0;
     if (w->holes && !junk)
         return ENOMEM;
     for (const struct ads_seg *s = c->segs; s < c->segs + c->nseg; s++)
         for (int64_t k = 0; k < s->count; k++) {
             int64_t off = s->off + k * s->stride;
-            if (n + 2 > ADS_IOV) {
+            if (n + 2 > ADS_IOV || (chunked && n > 0 &&
+                                    cur - batch >= (c->ramped ? most : ADS_READ_FIRST))) {
+                c->ramped |= chunked;
                 xt_note_request(c->fd, c->is_write, cur - batch);
                 done = vec_io(c->fd->fd_sys, iov, n, batch, c->is_write);
                 if (done < 0)

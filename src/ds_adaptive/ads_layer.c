@@ -86,6 +86,7 @@ static void ads_report(ADIO_File fd, void *state, struct xt_json *j)
     xt_json_num(j, "write_latency", st->cal.wr_lat);
     xt_json_num(j, "write_bandwidth", st->cal.wr_bw);
     xt_json_num(j, "write_latency_past_eof", st->cal.wr_lat_eof);
+    xt_json_num(j, "read_chunk_cold", st->cal.rd_chunk);
     xt_json_close(j);
 }
 

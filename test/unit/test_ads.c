@@ -280,18 +280,20 @@ END_TEST
 
 START_TEST(calibration_lines_round_trip)
 {
-    struct ads_calib c = {1.5e-5, 1.2e9, 3e-7, 4e9, 2e-6, 3e9, 8e-6}, d;
+    struct ads_calib c = {1.5e-5, 1.2e9, 3e-7, 4e9, 2e-6, 3e9, 8e-6, 131072}, d;
     char line[512];
     ads_calib_format(line, sizeof(line), "42:/scratch/run", &c);
     ck_assert_int_eq(ads_calib_parse(line, "42:/scratch/run", &d), 0);
     ck_assert(d.rd_lat_cold == c.rd_lat_cold && d.wr_bw == c.wr_bw && d.rd_bw_warm == c.rd_bw_warm &&
-              d.wr_lat_eof == c.wr_lat_eof);
+              d.wr_lat_eof == c.wr_lat_eof && d.rd_chunk == c.rd_chunk);
     ck_assert_int_eq(ads_calib_parse(line, "42:/scratch", &d), -1);    /* other key */
     ck_assert_int_eq(ads_calib_parse("garbage", "42:/scratch/run", &d), -1);
-    ck_assert_int_eq(ads_calib_parse("0 1 1 1 1 1 1 k", "k", &d), -1);  /* zero latency */
-    ck_assert_int_eq(ads_calib_parse("1 1 1 1 1 1 0 k", "k", &d), -1);  /* zero past EOF */
-    ck_assert_int_eq(ads_calib_parse("1 1 1 1 1 1 k", "k", &d), -1);    /* old 6-number line */
-    ck_assert_int_eq(ads_calib_parse("1 1 1 1 1 1 1 k", "k", &d), 0);
+    ck_assert_int_eq(ads_calib_parse("0 1 1 1 1 1 1 0 k", "k", &d), -1);  /* zero latency */
+    ck_assert_int_eq(ads_calib_parse("1 1 1 1 1 1 0 0 k", "k", &d), -1);  /* zero past EOF */
+    ck_assert_int_eq(ads_calib_parse("1 1 1 1 1 1 1 -1 k", "k", &d), -1); /* negative chunk */
+    ck_assert_int_eq(ads_calib_parse("1 1 1 1 1 1 1 k", "k", &d), -1);    /* old 7-number line */
+    ck_assert_int_eq(ads_calib_parse("1 1 1 1 1 1 1 0 k", "k", &d), 0);
+    ck_assert(d.rd_chunk == 0);
 }
 END_TEST
 
