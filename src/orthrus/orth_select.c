@@ -95,12 +95,24 @@ static double home_total(const struct orth_sel *s)
     return t;
 }
 
+/* a trial of candidate c of e in home calls: its own calls' rate when it ran
+ * in this examination (a candidate faster than home costs nothing, and its
+ * next rounds need not wait for a slower one's estimate), else trial_cost */
+static double trial_cost(const struct orth_sel *s, const struct orth_entry *e, int c, double ref)
+{
+    const struct orth_window *w = &e->exam[c];
+    return w->n && w->bytes > 0 ? e->sig.bytes / window_tput(w) / ref : s->trial_cost;
+}
+
 int orth_sel_affordable(const struct orth_sel *s, const struct orth_entry *e)
 {
     if (s->budget <= 0 || e->phase != ORTH_EXAMINING || e->cur == s->home)
         return 1;
     double ref = home_time(s, e);
-    return ref > 0 && s->spent + (s->trial_cost - 1) * ref <= s->budget * home_total(s);
+    if (ref <= 0)
+        return 0;
+    double cost = trial_cost(s, e, e->cur, ref);
+    return cost <= 1 || s->spent + (cost - 1) * ref <= s->budget * home_total(s);
 }
 
 int orth_sig_equal(const struct orth_sig *a, const struct orth_sig *b)

@@ -667,6 +667,38 @@ START_TEST(twice_lost_sits_out)
 }
 END_TEST
 
+/* a candidate that was faster than home in its first trial runs its next
+ * rounds at once, even after another candidate's slow trial raised the
+ * estimate (5x): the examination ends within the run */
+START_TEST(faster_candidate_goes_on_at_once)
+{
+    struct orth_sel s;
+    struct orth_sig sig = sig_of(1 << 20);
+    double t[3] = { 0.1, 0.07, 0.5 };
+    orth_sel_init(&s, 3, 3, 0.15);
+    orth_sel_budget(&s, 0.05, 0);
+    int i = 0;
+    while (orth_sel_entry(&s, &sig)->phase != ORTH_CHOSEN && i < 200) {
+        call(&s, &sig, t, NULL);
+        i++;
+    }
+    ck_assert(s.trial_cost > 4.9);
+    ck_assert_int_le(i, 30);
+    ck_assert_int_eq(orth_sel_entry(&s, &sig)->winner, 1);
+    ck_assert_int_eq(orth_sel_entry(&s, &sig)->exam[2].n, 1);
+    /* a slower one (1.2x) still waits for the budget, at its own cost */
+    double u[3] = { 0.1, 0.12, 0.5 };
+    orth_sel_init(&s, 3, 3, 0.15);
+    orth_sel_budget(&s, 0.05, 0);
+    for (i = 0; i < 30; i++)
+        call(&s, &sig, u, NULL);
+    struct orth_entry *e = orth_sel_entry(&s, &sig);
+    ck_assert_int_eq(e->phase, ORTH_EXAMINING);
+    ck_assert_int_eq(e->exam[1].n, 1);
+    ck_assert(!orth_sel_affordable(&s, e));
+}
+END_TEST
+
 /* --- the description cache (orth_desc.c) --- */
 static const struct orth_geom geom = {.disp = 100,.etype = 4,.ft_size = 32,.ft_extent = 128,
     .first = 8
@@ -807,6 +839,7 @@ Suite *orth_suite(void)
     tcase_add_test(tc, deferred_home_compared_at_the_trials);
     tcase_add_test(tc, switch_needs_a_margin);
     tcase_add_test(tc, twice_lost_sits_out);
+    tcase_add_test(tc, faster_candidate_goes_on_at_once);
     tcase_add_test(tc, desc_place_individual_moves_by_whole_extents);
     tcase_add_test(tc, desc_place_explicit_counts_etypes);
     tcase_add_test(tc, desc_cache_keys_on_view_pointer_phase_size);
