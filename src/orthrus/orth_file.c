@@ -238,6 +238,15 @@ static void report_entry(const struct orth_state *st, const struct orth_entry *e
         xt_json_num(j, "runner_up_examination_throughput", e->why[2]);
         xt_json_close(j);
     }
+    int lost = 0;
+    for (int c = 0; c < st->sel.ncand; c++)
+        lost += e->lost[c];
+    if (lost) {                 /* winners re-examined away (2: out of later examinations) */
+        xt_json_open(j, "lost", '{');
+        for (int c = 0; c < st->sel.ncand; c++)
+            xt_json_int(j, orth_cands[st->rotation[c]].name, e->lost[c]);
+        xt_json_close(j);
+    }
     xt_json_open(j, "throughput", '{');
     for (int c = 0; c < st->sel.ncand && (e->exams || e->adopted); c++)
         xt_json_num(j, orth_cands[st->rotation[c]].name, e->tput[c]);

@@ -21,6 +21,16 @@
  * (a longer trial would still let a long run try the rest) */
 #define ORTH_TRIAL_COST 2.0
 #define ORTH_TRIAL_COST_MAX 8.0
+/* another candidate than home (stock) wins an examination only when it is
+ * this much faster than home: within it the two are a tie, and a switch
+ * only risks (cold reads: a trial that follows home's calls reads what
+ * their read-ahead brought in, and looks faster than it runs alone) */
+#define ORTH_SWITCH 1.05
+/* a candidate that won and was then re-examined away this many times (its
+ * calls fell below the runner-up's examination throughput) sits out the
+ * pattern's later examinations: no churn between a candidate that only wins
+ * its trials and the one that wins the run */
+#define ORTH_MAX_LOST 2
 
 /* adds one call to a window, remembering its slowest call */
 static void add_call(struct orth_window *w, double b, double t)
@@ -66,11 +76,12 @@ void orth_sel_budget(struct orth_sel *s, double budget, int home)
     s->home = home >= 0 && home < s->ncand ? home : 0;
 }
 
-/* home's time for one call of e at its examination rate (0: not run yet) */
+/* home's time for one call of e at its rate over all its calls, the slowest
+ * left out (0: not run yet) */
 static double home_time(const struct orth_sel *s, const struct orth_entry *e)
 {
-    const struct orth_window *w = &e->exam[s->home];
-    return w->n ? e->sig.bytes / rate(w, w->n >= ORTH_TRIM_FROM) : 0;
+    (void) s;
+    return e->ref.n ? e->sig.bytes / window_tput(&e->ref) : 0;
 }
 
 /* the file's calls so far as home would run them (each pattern's calls at
@@ -84,12 +95,24 @@ static double home_total(const struct orth_sel *s)
     return t;
 }
 
+/* a trial of candidate c of e in home calls: its own calls' rate when it ran
+ * in this examination (a candidate faster than home costs nothing, and its
+ * next rounds need not wait for a slower one's estimate), else trial_cost */
+static double trial_cost(const struct orth_sel *s, const struct orth_entry *e, int c, double ref)
+{
+    const struct orth_window *w = &e->exam[c];
+    return w->n && w->bytes > 0 ? e->sig.bytes / window_tput(w) / ref : s->trial_cost;
+}
+
 int orth_sel_affordable(const struct orth_sel *s, const struct orth_entry *e)
 {
     if (s->budget <= 0 || e->phase != ORTH_EXAMINING || e->cur == s->home)
         return 1;
     double ref = home_time(s, e);
-    return ref > 0 && s->spent + (s->trial_cost - 1) * ref <= s->budget * home_total(s);
+    if (ref <= 0)
+        return 0;
+    double cost = trial_cost(s, e, e->cur, ref);
+    return cost <= 1 || s->spent + (cost - 1) * ref <= s->budget * home_total(s);
 }
 
 int orth_sig_equal(const struct orth_sig *a, const struct orth_sig *b)
@@ -98,13 +121,17 @@ int orth_sig_equal(const struct orth_sig *a, const struct orth_sig *b)
         a->bytes == b->bytes && a->rel_offset == b->rel_offset;
 }
 
-static void start_examination(struct orth_entry *e)
+static int next_candidate(const struct orth_sel *s, const struct orth_entry *e, int after);
+
+/* a candidate that lost ORTH_MAX_LOST times is out from the start (never home) */
+static void start_examination(const struct orth_sel *s, struct orth_entry *e)
 {
     e->phase = ORTH_EXAMINING;
-    e->cur = e->run = 0;
     e->trial = 0;
     memset(e->exam, 0, sizeof(e->exam));
-    memset(e->out, 0, sizeof(e->out));
+    for (int c = 0; c < ORTH_MAX_CAND; c++)
+        e->out[c] = c != s->home && e->lost[c] >= ORTH_MAX_LOST;
+    e->cur = e->run = next_candidate(s, e, -1);
 }
 
 struct orth_entry *orth_sel_entry(struct orth_sel *s, const struct orth_sig *sig)
@@ -127,7 +154,7 @@ struct orth_entry *orth_sel_entry(struct orth_sel *s, const struct orth_sig *sig
         memset(e, 0, sizeof(*e));
         e->sig = *sig;
         e->winner = -1;
-        start_examination(e);
+        start_examination(s, e);
     }
     e->last_use = s->clock;
     e->run = orth_sel_affordable(s, e) ? e->cur : s->home;
@@ -156,17 +183,20 @@ void orth_sel_adopt(struct orth_sel *s, const struct orth_sig *sig, int w, const
 }
 
 /* the examination is over: the highest throughput among the candidates not
- * dropped wins (lowest index on ties); a re-examination that keeps the winner
- * lengthens the monitoring window (churn on noisy calls), a new winner resets it */
+ * dropped wins (lowest index on ties), but home keeps it unless beaten by
+ * ORTH_SWITCH; a re-examination that keeps the winner lengthens the
+ * monitoring window (churn on noisy calls), a new winner resets it */
 static void choose(struct orth_sel *s, struct orth_entry *e)
 {
-    int best = -1, prev = e->exams + e->adopted > 0 ? e->winner : -1;
+    int best = -1, prev = e->exams + e->adopted > 0 ? e->winner : -1, h = s->home;
     for (int c = 0; c < s->ncand; c++) {
         e->tput[c] = window_tput(&e->exam[c]);
         if (!e->out[c] && (best < 0 || e->tput[c] > e->tput[best]))
             best = c;
     }
     best = best < 0 ? 0 : best;
+    if (best != h && !e->out[h] && e->exam[h].n && e->tput[best] < ORTH_SWITCH * e->tput[h])
+        best = h;
     e->backoff = best != prev ? 0 : e->backoff < ORTH_MAX_BACKOFF ? e->backoff + 1 : e->backoff;
     chosen(e, best);
     e->exams++;
@@ -235,7 +265,13 @@ static int advance(struct orth_sel *s, struct orth_entry *e, int c, int left)
 static int examine(struct orth_sel *s, struct orth_entry *e, int c, double bytes, double time)
 {
     if (c != e->cur) {          /* home ran while cur's trial waited for the budget */
-        add_call(&e->exam[c], bytes, time);
+        /* in the first round home's turn is its latest call before the
+         * trials, so they are compared at the same point of the run (a cold
+         * file warms up, read-ahead ramps up); later its own turns */
+        if (e->trial == 0) {
+            memset(&e->exam[c], 0, sizeof(e->exam[c]));
+            add_call(&e->exam[c], bytes, time);
+        }
         s->deferred++;
         return 0;
     }
@@ -275,13 +311,16 @@ static int monitor(struct orth_sel *s, struct orth_entry *e, double bytes, doubl
     e->why[1] = e->winner_avg;
     e->why[2] = second;
     e->reexams++;
-    start_examination(e);
+    e->lost[e->winner] += e->winner != s->home;
+    start_examination(s, e);
     return 1;
 }
 
 int orth_sel_record(struct orth_sel *s, struct orth_entry *e, int c, double bytes, double time)
 {
     e->calls++;
+    if (c == s->home)
+        add_call(&e->ref, bytes, time);
     if (e->phase == ORTH_EXAMINING)
         return examine(s, e, c, bytes, time);
     return monitor(s, e, bytes, time);
@@ -308,7 +347,8 @@ int64_t orth_sel_digest(const struct orth_sel *s)
     for (int i = 0; i < s->nsig; i++) {
         const struct orth_entry *e = &s->sigs[i];
         int64_t v[] = { e->sig.bytes, e->sig.nreqs, e->phase, e->cur, e->run, e->trial, e->winner,
-            e->mon.n, e->calls, (int64_t) e->last_use, e->backoff
+            e->mon.n, e->calls, (int64_t) e->last_use, e->backoff,
+            e->lost[0] | e->lost[1] << 8 | e->lost[2] << 16 | (int64_t) e->lost[3] << 24
         };
         for (size_t k = 0; k < sizeof(v) / sizeof(v[0]); k++)
             h = (h ^ (uint64_t) v[k]) * 1099511628211ULL;

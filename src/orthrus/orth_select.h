@@ -40,7 +40,9 @@ struct orth_entry {
                                  * while a trial of cur is not affordable (orth_sel_entry) */
     int trial;                  /* rounds done in this examination */
     struct orth_window exam[ORTH_MAX_CAND];     /* each candidate's calls */
+    struct orth_window ref;     /* every call home ran (the regret bound's rate) */
     int out[ORTH_MAX_CAND];     /* dropped in this examination */
+    int lost[ORTH_MAX_CAND];    /* times each won and was then re-examined away */
     double tput[ORTH_MAX_CAND]; /* last examination's throughputs (B/s) */
     int winner;                 /* the last examination's winner (-1: none yet) */
     double winner_avg;          /* the winner's examination throughput */

@@ -71,7 +71,10 @@ for s in sel:
         if e["examinations"]:
             assert e["winner"] in s["candidates"], e
             assert set(e["throughput"]) == set(s["candidates"]), e
-            assert e["winner_throughput"] == max(e["throughput"].values()), e
+            # the fastest, or two_phase (stock) within 5% of it (ORTH_SWITCH)
+            best = max(e["throughput"].values())
+            assert e["winner_throughput"] == best or (e["winner"] == "two_phase" and
+                                                      1.05 * e["winner_throughput"] >= best), e
             assert e["throughput"][e["winner"]] == e["winner_throughput"], e
     assert sum(s["runs"].values()) == sum(e["calls"] for e in s["signatures"]), s
 print(len(sel), "files with a selection; e.g.", json.dumps(sel[0]["signatures"][0]))

@@ -579,6 +579,126 @@ START_TEST(skipped_candidate_never_runs)
 END_TEST
 
 
+/* under the budget, home's first-round turn is its latest call before the
+ * trials: a cold start (home's first calls 5x slower) does not make a
+ * slower candidate win; the budget still counts every home call */
+START_TEST(deferred_home_compared_at_the_trials)
+{
+    struct orth_sel s;
+    struct orth_sig sig = sig_of(1 << 20);
+    orth_sel_init(&s, 2, 3, 0.15);
+    orth_sel_budget(&s, 0.05, 0);
+    struct orth_entry *e = NULL;
+    int i = 0;
+    for (; i < 200 && (!e || e->phase != ORTH_CHOSEN); i++) {
+        e = orth_sel_entry(&s, &sig);
+        int c = orth_sel_pick(e);
+        double t = c == 1 ? 0.12 : i < 10 ? 0.5 : 0.1;     /* home warms up after 10 calls */
+        orth_sel_record(&s, e, c, (double) sig.bytes, t);
+    }
+    ck_assert_int_eq(e->phase, ORTH_CHOSEN);
+    ck_assert_int_eq(e->exam[1].n, 3);
+    ck_assert_int_eq(e->winner, 0);
+    ck_assert(e->tput[0] > 1.15 * e->tput[1]);
+    /* every home call in the budget's rate: more than the 3 compared */
+    ck_assert_int_eq(e->ref.n, i - 3);
+    ck_assert(e->ref.time > 9 * 0.5);
+}
+END_TEST
+
+/* another candidate must beat home by 5% to win; a tie keeps stock */
+START_TEST(switch_needs_a_margin)
+{
+    struct orth_sel s;
+    struct orth_sig sig = sig_of(1 << 20);
+    double close[2] = { 0.1, 0.097 }, clear[2] = { 0.1, 0.09 };
+    orth_sel_init(&s, 2, 3, 0.15);
+    for (int i = 0; i < 6; i++)
+        call(&s, &sig, close, NULL);
+    ck_assert_int_eq(orth_sel_entry(&s, &sig)->phase, ORTH_CHOSEN);
+    ck_assert_int_eq(orth_sel_entry(&s, &sig)->winner, 0);
+    ck_assert(orth_sel_entry(&s, &sig)->tput[1] > orth_sel_entry(&s, &sig)->tput[0]);
+    orth_sel_init(&s, 2, 3, 0.15);
+    for (int i = 0; i < 6; i++)
+        call(&s, &sig, clear, NULL);
+    ck_assert_int_eq(orth_sel_entry(&s, &sig)->winner, 1);
+    /* with home not first in the rotation, the margin is still home's */
+    orth_sel_init(&s, 2, 3, 0.15);
+    orth_sel_budget(&s, 0, 1);
+    double close1[2] = { 0.097, 0.1 };
+    for (int i = 0; i < 6; i++)
+        call(&s, &sig, close1, NULL);
+    ck_assert_int_eq(orth_sel_entry(&s, &sig)->winner, 1);
+}
+END_TEST
+
+/* a candidate fast in its trials but slow when it runs alone (it read what
+ * home's read-ahead brought in) wins, is re-examined away, wins again, and
+ * after its second loss sits out: then home keeps the pattern */
+START_TEST(twice_lost_sits_out)
+{
+    struct orth_sel s;
+    struct orth_sig sig = sig_of(1 << 20);
+    orth_sel_init(&s, 2, 3, 0.15);
+    int wins = 0, last = -1;
+    for (int i = 0; i < 300; i++) {
+        struct orth_entry *e = orth_sel_entry(&s, &sig);
+        int c = orth_sel_pick(e);
+        double t = c == 0 ? 0.1 : e->phase == ORTH_EXAMINING ? 0.05 : 0.3;
+        if (orth_sel_record(&s, e, c, (double) sig.bytes, t) && e->phase == ORTH_CHOSEN)
+            wins += e->winner == 1;
+        if (i == 150)
+            last = (int) e->reexams;
+    }
+    struct orth_entry *e = orth_sel_entry(&s, &sig);
+    ck_assert_int_eq(wins, 2);
+    ck_assert_int_eq(e->lost[1], 2);
+    ck_assert_int_eq(e->lost[0], 0);
+    ck_assert_int_eq(e->reexams, 2);
+    ck_assert_int_eq(last, 2);
+    ck_assert_int_eq(e->winner, 0);
+    ck_assert_int_eq(e->exam[1].n, 0);  /* the third examination: home alone */
+    ck_assert_int_eq(e->phase, ORTH_CHOSEN);
+    /* home's own dips never count as losses */
+    double dip[2] = { 0.3, 0.2 };
+    for (int i = 0; i < 30; i++)
+        call(&s, &sig, dip, NULL);
+    ck_assert_int_eq(e->lost[0], 0);
+}
+END_TEST
+
+/* a candidate that was faster than home in its first trial runs its next
+ * rounds at once, even after another candidate's slow trial raised the
+ * estimate (5x): the examination ends within the run */
+START_TEST(faster_candidate_goes_on_at_once)
+{
+    struct orth_sel s;
+    struct orth_sig sig = sig_of(1 << 20);
+    double t[3] = { 0.1, 0.07, 0.5 };
+    orth_sel_init(&s, 3, 3, 0.15);
+    orth_sel_budget(&s, 0.05, 0);
+    int i = 0;
+    while (orth_sel_entry(&s, &sig)->phase != ORTH_CHOSEN && i < 200) {
+        call(&s, &sig, t, NULL);
+        i++;
+    }
+    ck_assert(s.trial_cost > 4.9);
+    ck_assert_int_le(i, 30);
+    ck_assert_int_eq(orth_sel_entry(&s, &sig)->winner, 1);
+    ck_assert_int_eq(orth_sel_entry(&s, &sig)->exam[2].n, 1);
+    /* a slower one (1.2x) still waits for the budget, at its own cost */
+    double u[3] = { 0.1, 0.12, 0.5 };
+    orth_sel_init(&s, 3, 3, 0.15);
+    orth_sel_budget(&s, 0.05, 0);
+    for (i = 0; i < 30; i++)
+        call(&s, &sig, u, NULL);
+    struct orth_entry *e = orth_sel_entry(&s, &sig);
+    ck_assert_int_eq(e->phase, ORTH_EXAMINING);
+    ck_assert_int_eq(e->exam[1].n, 1);
+    ck_assert(!orth_sel_affordable(&s, e));
+}
+END_TEST
+
 /* --- the description cache (orth_desc.c) --- */
 static const struct orth_geom geom = {.disp = 100,.etype = 4,.ft_size = 32,.ft_extent = 128,
     .first = 8
@@ -716,6 +836,10 @@ Suite *orth_suite(void)
     tcase_add_test(tc, budget_outlier_pays_nothing);
     tcase_add_test(tc, budget_learns_the_trial_cost);
     tcase_add_test(tc, skipped_candidate_never_runs);
+    tcase_add_test(tc, deferred_home_compared_at_the_trials);
+    tcase_add_test(tc, switch_needs_a_margin);
+    tcase_add_test(tc, twice_lost_sits_out);
+    tcase_add_test(tc, faster_candidate_goes_on_at_once);
     tcase_add_test(tc, desc_place_individual_moves_by_whole_extents);
     tcase_add_test(tc, desc_place_explicit_counts_etypes);
     tcase_add_test(tc, desc_cache_keys_on_view_pointer_phase_size);
