@@ -152,16 +152,18 @@ static int digits(char *out, uint64_t u)
  * dozen times and rates */
 static int g9(char *out, double a)
 {
-    int e = (int) floor(log10(a));
-    if (e < -14 || e > 14)
+    if (a < 1e-14 || a >= 1e15)
         return 0;
+    int e = -14;        /* floor(log10(a)), without libm */
+    while (e < 14 && a >= (e + 1 >= 0 ? pow10_exact[e + 1] : 1 / pow10_exact[-e - 1]))
+        e++;
     double scaled = 8 - e >= 0 ? a * pow10_exact[8 - e] : a / pow10_exact[e - 8];
-    uint64_t m = (uint64_t) llround(scaled);
+    uint64_t m = (uint64_t) (scaled + 0.5);
     if (m >= 1000000000ULL) {   /* log10 rounded up to the next power */
         m = (m + 5) / 10;
         e++;
     } else if (m < 100000000ULL) {
-        m = (uint64_t) llround(scaled * 10);
+        m = (uint64_t) (scaled * 10 + 0.5);
         e--;
     }
     char d[24];
