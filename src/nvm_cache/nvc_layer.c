@@ -131,8 +131,9 @@ static void finish_write(ADIO_File fd, MPI_Datatype dt, int fpt, int64_t off, in
 static pthread_mutex_t rates_mu = PTHREAD_MUTEX_INITIALIZER;
 static struct nvc_rates rates[NVC_RATE_CLASSES];
 
+#define NVC_RATE_SAMPLE 4     /* before a compute phase: every 4th direct write timed */
+
 /* a sample of n bytes for the class of a write of len bytes */
-#define NVC_RATE_SAMPLE 4
 static void note_rate(int64_t len, int cached, int64_t n, double secs)
 {
     pthread_mutex_lock(&rates_mu);

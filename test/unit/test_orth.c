@@ -441,6 +441,21 @@ START_TEST(budget_bounds_the_whole_run)
 }
 END_TEST
 
+/* a budgeted selector of 3 candidates (home 0) called with times t until
+ * it has chosen, at most max calls; the number of calls */
+static int calls_until_chosen(struct orth_sel *s, const struct orth_sig *sig, const double *t,
+                              int max)
+{
+    int i = 0;
+    orth_sel_init(s, 3, 3, 0.15);
+    orth_sel_budget(s, 0.05, 0);
+    while (orth_sel_entry(s, sig)->phase != ORTH_CHOSEN && i < max) {
+        call(s, sig, t, NULL);
+        i++;
+    }
+    return i;
+}
+
 /* a faster candidate pays back its trial: the examination goes on at once
  * and ends with it */
 START_TEST(budget_gain_lets_the_examination_go_on)
@@ -448,13 +463,7 @@ START_TEST(budget_gain_lets_the_examination_go_on)
     struct orth_sel s;
     struct orth_sig sig = sig_of(1 << 20);
     double t[3] = { 0.1, 0.04, 0.09 };
-    orth_sel_init(&s, 3, 3, 0.15);
-    orth_sel_budget(&s, 0.05, 0);
-    int i = 0;
-    while (orth_sel_entry(&s, &sig)->phase != ORTH_CHOSEN && i < 100) {
-        call(&s, &sig, t, NULL);
-        i++;
-    }
+    int i = calls_until_chosen(&s, &sig, t, 100);
     /* 20 stock calls, then trials paid by candidate 1's gain */
     ck_assert_int_le(i, 30);
     ck_assert_int_eq(orth_sel_entry(&s, &sig)->winner, 1);
@@ -675,13 +684,7 @@ START_TEST(faster_candidate_goes_on_at_once)
     struct orth_sel s;
     struct orth_sig sig = sig_of(1 << 20);
     double t[3] = { 0.1, 0.07, 0.5 };
-    orth_sel_init(&s, 3, 3, 0.15);
-    orth_sel_budget(&s, 0.05, 0);
-    int i = 0;
-    while (orth_sel_entry(&s, &sig)->phase != ORTH_CHOSEN && i < 200) {
-        call(&s, &sig, t, NULL);
-        i++;
-    }
+    int i = calls_until_chosen(&s, &sig, t, 200);
     ck_assert(s.trial_cost > 4.9);
     ck_assert_int_le(i, 30);
     ck_assert_int_eq(orth_sel_entry(&s, &sig)->winner, 1);
