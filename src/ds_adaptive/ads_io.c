@@ -38,6 +38,7 @@ struct ads_call {
     struct ads_seg *segs;           /* the current window's, ADS_WINDOW_PIECES at most */
     int nseg;
     int ramped;                     /* a cold read in chunks began (read_chunk) */
+    int skew;                       /* the scratch buffer's for this window (through_scratch) */
     int64_t ctr[ADS_NCOUNTERS];
 };
 
@@ -259,21 +260,21 @@ static int user_skew_bad(const struct ads_call *c)
     return c->is_write ? xt_bad_skew(0, u) : xt_bad_skew(u, 0);
 }
 
-/* copying between the user's pieces and the scratch must not take a slow
- * skew either: scratch at skew 0 from the file's bytes, else 2048 */
-static int scratch_skew(const struct ads_call *c)
-{
-    return user_skew_bad(c) ? 2048 : 0;
-}
-
-/* the direct move would take a slow skew on this CPU: the pieces go
- * through the scratch buffer instead */
-static int direct_is_slow(const struct ads_call *c)
+/* How the window's pieces move (sets c->skew, the scratch buffer's skew):
+ * 1 through the scratch buffer, 0 straight between file and user memory
+ * (vector_window; a piece that would take the slow skew there bounces
+ * through the scratch).  Small pieces go through the scratch, at a skew
+ * chosen from the first piece.  Above a layer that must see every request,
+ * large pieces at the slow skew go through it too (no bouncing there). */
+static int through_scratch(struct ads_call *c, int small)
 {
     static int forced = -1;     /* test hook: every window through the scratch */
     if (forced < 0)
         forced = xt_test_hook("ROMIO_XT_ADS_TEST_SCRATCH", 0) != 0;
-    return c->nseg > 0 && (forced || (user_skew_bad(c) && xt_copy_skew_slow()));
+    int bad = c->nseg > 0 && user_skew_bad(c);
+    c->skew = bad ? 2048 : 0;
+    return small || (c->nseg > 0 && forced) ||
+        (c->st->via_lower && bad && xt_copy_skew_slow());
 }
 
 /* --- windows ------------------------------------------------------------- */
@@ -389,7 +390,7 @@ static int64_t write_window(struct ads_call *c, const struct ads_window *w, char
 static int copy_window(struct ads_call *c, const struct ads_window *w)
 {
     int64_t len = w->end - w->start, got = len;
-    char *b = scratch(c->st, len, w->start, c->nseg > 0 ? scratch_skew(c) : 0);
+    char *b = scratch(c->st, len, w->start, c->skew);
     const struct ads_seg *g = c->segs, *end = c->segs + c->nseg;
     if (!b)
         return ENOMEM;
@@ -410,18 +411,65 @@ static int copy_window(struct ads_call *c, const struct ads_window *w)
     return rc;
 }
 
+/* would this piece move straight at the slow skew on this CPU? */
+static int piece_slow(const struct ads_call *c, int64_t mem, int64_t off)
+{
+    return c->is_write ? xt_bad_skew((uintptr_t) off, (uintptr_t) mem)
+        : xt_bad_skew((uintptr_t) mem, (uintptr_t) off);
+}
+
+/* does any piece of the window take the slow skew (where it is slow)? */
+static int any_slow(const struct ads_call *c)
+{
+    if (!xt_copy_skew_slow())
+        return 0;
+    for (const struct ads_seg *s = c->segs; s < c->segs + c->nseg; s++)
+        for (int64_t k = 0; k < s->count; k++)
+            if (piece_slow(c, s->mem + k * s->mstride, s->off + k * s->stride))
+                return 1;
+    return 0;
+}
+
+/* a piece's bytes in the vector: the user's, or where they bounce through
+ * b (the window's scratch at skew 2048, good against both) when straight
+ * would take the slow skew; writes copy them there first */
+static char *piece_at(struct ads_call *c, char *b, int64_t start, int64_t mem, int64_t off,
+                      int64_t len)
+{
+    if (!b || !piece_slow(c, mem, off))
+        return at(mem);
+    if (c->is_write)
+        memcpy(b + (off - start), at(mem), len);
+    return b + (off - start);
+}
+
+/* after a read: the bounced pieces within the got bytes from start copied out */
+static void bounce_out(const struct ads_call *c, const char *b, int64_t start, int64_t got)
+{
+    for (const struct ads_seg *s = c->segs; s < c->segs + c->nseg; s++)
+        for (int64_t k = 0; k < s->count; k++) {
+            int64_t off = s->off + k * s->stride, mem = s->mem + k * s->mstride;
+            int64_t n = start + got - off < s->len ? start + got - off : s->len;
+            if (n > 0 && piece_slow(c, mem, off))
+                memcpy(at(mem), b + (off - start), n);
+        }
+}
+
 /* the window straight between file and user buffer, in batches of iovecs;
- * holes of reads go to the scratch buffer (writes here have no holes) */
+ * holes of reads go to the scratch buffer (writes here have no holes), and
+ * so do pieces that would move at the slow skew (bounced) */
 static int vector_window(struct ads_call *c, const struct ads_window *w)
 {
     struct iovec iov[ADS_IOV];
-    char *junk = w->holes ? scratch(c->st, w->end - w->start, w->start, 0) : NULL;
-    int64_t cur = w->start, batch = w->start, done;
+    int bounce = any_slow(c);
+    char *b = w->holes || bounce ? scratch(c->st, w->end - w->start, w->start, 2048) : NULL;
+    char *bb = bounce ? b : NULL;
+    int64_t cur = w->start, batch = w->start, done = 0;
     int64_t most = c->is_write ? w->end - w->start
         : read_chunk(c, w->end - w->start);
     int chunked = most < w->end - w->start;     /* a cold read: first request small */
     int n = 0;
-    if (w->holes && !junk)
+    if ((w->holes || bounce) && !b)
         return ENOMEM;
     for (const struct ads_seg *s = c->segs; s < c->segs + c->nseg; s++)
         for (int64_t k = 0; k < s->count; k++) {
@@ -434,23 +482,29 @@ static int vector_window(struct ads_call *c, const struct ads_window *w)
                 if (done < 0)
                     return errno;
                 if (done < cur - batch)
-                    return 0;       /* end of file */
+                    goto out;       /* end of file */
                 batch = cur;
                 n = 0;
             }
             if (off > cur)
-                iov[n++] = (struct iovec) {junk, (size_t) (off - cur)};
-            iov[n++] = (struct iovec) {at(s->mem + k * s->mstride), (size_t) s->len};
+                iov[n++] = (struct iovec) {b + (cur - w->start), (size_t) (off - cur)};
+            iov[n++] = (struct iovec) {piece_at(c, bb, w->start, s->mem + k * s->mstride, off,
+                                                s->len), (size_t) s->len};
             cur = off + s->len;
         }
     if (w->end > cur)
-        iov[n++] = (struct iovec) {junk, (size_t) (w->end - cur)};
+        iov[n++] = (struct iovec) {b + (cur - w->start), (size_t) (w->end - cur)};
     if (n)
         xt_note_request(c->fd, c->is_write, w->end - batch);
     done = n ? vec_io(c->fd->fd_sys, iov, n, batch, c->is_write) : 0;
+    if (done < 0)
+        return errno;
+  out:
+    if (bb && !c->is_write)
+        bounce_out(c, bb, w->start, batch - w->start + done);
     if (c->is_write)
         xt_wrote(c->fd, w->start, w->end - w->start);
-    return done < 0 ? errno : 0;
+    return 0;
 }
 
 /* a window without holes through the layers below, piece by piece */
@@ -475,7 +529,7 @@ static int issue(struct ads_call *c)
      * unless that copy would take a slow skew */
     int small = w.npieces > 1 && w.data < (int64_t) ADS_COPY_BELOW * w.npieces;
     int64_t max = c->plan.warm.max_window;
-    int copy = small || direct_is_slow(c);
+    int copy = through_scratch(c, small);
     int rc = (w.holes && c->is_write) || (copy && w.end - w.start <= max)
         ? copy_window(c, &w) : !c->st->via_lower ? vector_window(c, &w)
         : w.holes ? copy_window(c, &w) : lower_window(c);

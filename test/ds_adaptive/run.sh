@@ -19,6 +19,10 @@ run grid-np2 mpirun 2 ./t_ads "$out" quick
 # copies at a 1-31 byte skew are slow, xt_copy_skew_slow), forced
 run grid-scratch-np1 mpirun 1 env ROMIO_XT_ADS_TEST_SCRATCH=1 ./t_ads "$out"
 run grid-scratch-np2 mpirun 2 env ROMIO_XT_ADS_TEST_SCRATCH=1 ./t_ads "$out" quick
+# and where that skew is slow, pieces of vectored windows that would take it
+# bounce through the scratch buffer (forced slow; and forced fast: none do)
+run grid-bounce-np1 mpirun 1 env ROMIO_XT_TEST_SKEW_SLOW=1 ./t_ads "$out" quick
+run grid-nobounce-np1 mpirun 1 env ROMIO_XT_TEST_SKEW_SLOW=0 ./t_ads "$out" quick
 # every read as a cold one is read (read_chunk): a first request of 4 KiB,
 # then chunks (here 8 KiB, so that small windows are cut too)
 run grid-chunk-np1 mpirun 1 env ROMIO_XT_ADS_TEST_CHUNK=8192 ./t_ads "$out" quick
