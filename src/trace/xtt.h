@@ -18,6 +18,8 @@ double xtt_stamp(void);
 struct xtt_rec *xtt_next(void);
 /* writes the buffered records (close, finalize) */
 void xtt_flush(void);
+/* at a traced close: xtt_flush when the last write is XTT_CLOSE_FLUSH_S old */
+void xtt_close_flush(void);
 /* a new file id, announced with its name */
 int xtt_announce(const char *name, int comm_size, int cb_nodes, int flags);
 

@@ -194,7 +194,7 @@ static void xtt_close(ADIO_File fd, void *vst, int *error_code)
         *r = (struct xtt_rec) {.t0 = xtt_time(),.file = st->id,.op = XTT_CLOSE };
     if (r)
         r->t1 = r->t0;
-    xtt_flush();
+    xtt_close_flush();
 }
 
 const struct xt_layer xtt_layer = {

@@ -1,10 +1,12 @@
 /* romio-xt trace: the per-process record buffer and trace file.
  *
  * One buffer per process (bounded: XTT_BUF_RECS records), written to
- * DIR/<job>-<rank>.xtt when it fills, at every traced close and at
- * MPI_Finalize (a delete callback on an MPI_COMM_SELF attribute).  All of it
- * runs in the application's thread; the only MPI calls are the agreement at
- * open (xtt_writer_join) and the keyval registration. */
+ * DIR/<job>-<rank>.xtt when it fills, at a traced close when the last write
+ * is XTT_CLOSE_FLUSH_S old, and at MPI_Finalize (a delete callback on an
+ * MPI_COMM_SELF attribute).  The file is created at the first write: a job's
+ * opens and closes do not pay for it.  All of it runs in the application's
+ * thread; the only MPI calls are the agreement at open (xtt_writer_join) and
+ * the keyval registration. */
 #include "xtt.h"
 
 #include <errno.h>
@@ -17,6 +19,7 @@
 #include <unistd.h>
 
 #define XTT_BUF_RECS 16384      /* 640 KiB */
+#define XTT_CLOSE_FLUSH_S 1.0   /* a close writes the buffer when the last write is this old */
 
 static struct {
     int state;                  /* 0 not joined, 1 tracing, -1 off (failed) */
@@ -25,6 +28,7 @@ static struct {
     int nfiles;
     int n;
     double t_zero;              /* this rank's monotonic clock at time 0 */
+    double flushed;             /* xtt_time() of the last write (or of the start) */
     struct xtt_header hdr;
     char path[4096];
     char why[256];
@@ -143,11 +147,35 @@ static void stop(const char *what, int loud)
     W.fd = -1;
 }
 
+/* the file, created at the first write: its header, then the records */
+static int created(void)
+{
+    if (W.fd >= 0)
+        return 1;
+    W.fd = open(W.path, O_WRONLY | O_CREAT | O_TRUNC, 0644);
+    if (W.fd < 0) {
+        stop("cannot create", 1);
+        return 0;
+    }
+    if (write_all(&W.hdr, sizeof(W.hdr)) != 0) {
+        stop("write failed", 1);
+        return 0;
+    }
+    return 1;
+}
+
 void xtt_flush(void)
 {
-    if (W.state == 1 && W.n > 0 && write_all(W.buf, W.n * sizeof(struct xtt_rec)) != 0)
+    if (W.state == 1 && W.n > 0 && created() && write_all(W.buf, W.n * sizeof(struct xtt_rec)) != 0)
         stop("write failed", 1);
     W.n = 0;
+    W.flushed = xtt_time();
+}
+
+void xtt_close_flush(void)
+{
+    if (xtt_time() - W.flushed >= XTT_CLOSE_FLUSH_S)
+        xtt_flush();
 }
 
 struct xtt_rec *xtt_next(void)
@@ -191,14 +219,14 @@ static void start(const struct xtt_agree *a, const char *dir)
     W.state = 1;
     if (*dir && mkdir(dir, 0777) != 0 && errno != EEXIST)
         return stop("cannot create the directory", 0);
+    /* the file is created at the first write; a directory that cannot take
+     * it fails here, where all ranks agree and rank 0 warns */
+    if (access(*dir ? dir : ".", W_OK | X_OK) != 0)
+        return stop("cannot create", 0);
     W.buf = malloc(XTT_BUF_RECS * sizeof(struct xtt_rec));
     if (!W.buf)
         return stop("no memory for the buffer", 0);
-    W.fd = open(W.path, O_WRONLY | O_CREAT | O_TRUNC, 0644);
-    if (W.fd < 0)
-        return stop("cannot create", 0);
-    if (write_all(&W.hdr, sizeof(W.hdr)) != 0)
-        return stop("write failed", 0);
+    W.flushed = xtt_time();
     MPI_Comm_create_keyval(MPI_COMM_NULL_COPY_FN, at_finalize, &keyval, NULL);
     MPI_Comm_set_attr(MPI_COMM_SELF, keyval, NULL);
 }

@@ -111,6 +111,19 @@ unwritable() {
 }
 run unwritable-dir unwritable
 
+# the trace file is created at its first write (a close after 1 s, a full
+# buffer or MPI_Finalize): when that fails (here a directory holds its name),
+# one warning from that rank, the job runs, data right
+uncreatable() {
+    mkdir -p "$out/job5" "$out/tr5/job_u-0.xtt"
+    ROMIO_XT_JOB_ID=job-u ROMIO_XT_TRACE=$out/tr5 mpirun 1 ./t_phases "$out/job5" 8 4096 0 \
+        > c.out 2> c.err || return 1
+    cat c.err
+    grep -q '^bad bytes 0$' c.out && [ "$(grep -c 'trace file' c.err)" -eq 1 ] &&
+        grep -q "job_u-0.xtt': cannot create" c.err
+}
+run uncreatable-file uncreatable
+
 # memory stays bounded: more records than the buffer holds are all written
 bounded() {
     mkdir -p "$out/job4" "$out/tr4"
