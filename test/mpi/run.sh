@@ -6,7 +6,7 @@ xt_test_init mpi
 hintdoc=$XT_BUILDDIR/tools/xt_hintdoc
 
 build() {
-    for t in t_stack t_hints t_stats_io t_warn_once; do
+    for t in t_stack t_hints t_stats_io t_warn_once t_stats_files; do
         "$mpicc" -O1 -g -Wall -o "$out/$t" "$src/$t.c" || return 1
     done
 }
@@ -107,6 +107,23 @@ roundtrip_off_on() {  # written stock, read with stats on
 for n in 1 2 4; do run "stats-json-np$n" stats_case $n env; done
 run "stats-json-info-np2" stats_case 2 info
 for n in 1 2; do run "roundtrip-off-on-np$n" roundtrip_off_on $n; done
+
+# --- the stats file stays open between records: every close's line lands, a
+# new ROMIO_XT_STATS_FILE mid-job takes the later ones; an unwritable one
+# warns once and the lines go to stderr ---------------------------------------
+stats_files_case() {
+    local d=$out/sf a=$out/sf/a.json b=$out/sf/b.json
+    rm -rf "$d"; mkdir -p "$d"
+    ROMIO_XT_STATS=1 ROMIO_XT_STATS_FILE=$a mpirun_keep 2 ./t_stats_files "$d" 6 "$b" || return 1
+    [ "$(grep -c '"romio_xt_stats":1' "$a")" -eq 3 ] && [ "$(grep -c '"romio_xt_stats":1' "$b")" -eq 3 ] ||
+        { echo "expected 3 + 3 records"; wc -l "$a" "$b"; return 1; }
+    python3 -c 'import json, sys; [json.loads(l) for p in sys.argv[1:] for l in open(p)]' "$a" "$b" || return 1
+    ROMIO_XT_STATS=1 ROMIO_XT_STATS_FILE=/proc/romio-xt-none/s.json mpirun_keep 2 \
+        ./t_stats_files "$d" 4 > "$d/u.out" 2> "$d/u.err" || return 1
+    [ "$(grep -c "warning: ROMIO_XT_STATS_FILE '/proc/romio-xt-none/s.json'" "$d/u.err")" -eq 1 ] &&
+        [ "$(grep -c '"romio_xt_stats":1' "$d/u.err")" -eq 4 ] || { cat "$d/u.err"; return 1; }
+}
+run stats-file-kept-open stats_files_case
 
 # --- a binary linked against Debian's libmpich.so.12 runs on romio-xt -------
 dropin_case() {
