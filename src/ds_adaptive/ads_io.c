@@ -461,7 +461,9 @@ static void bounce_out(const struct ads_call *c, const char *b, int64_t start, i
 static int vector_window(struct ads_call *c, const struct ads_window *w)
 {
     struct iovec iov[ADS_IOV];
-    int bounce = any_slow(c);
+    /* bouncing needs scratch for the window: not for windows beyond the
+     * buffer size (a long run of pieces without holes) */
+    int bounce = w->end - w->start <= c->plan.warm.max_window && any_slow(c);
     char *b = w->holes || bounce ? scratch(c->st, w->end - w->start, w->start, 2048) : NULL;
     char *bb = bounce ? b : NULL;
     int64_t cur = w->start, batch = w->start, done = 0;
