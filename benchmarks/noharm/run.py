@@ -42,7 +42,8 @@ KERNELS = ("contig", "interleaved", "strided", "collview")
 ORTH = {"matrix": ["65536", "4", "32"], "noncontig": ["16", "1048576", "32"]}
 GRIDS = {
     # workloads, (ranks, nodes) pairs, reps, MiB per rank scale
-    "default": (KERNELS + ("hdf5", "matrix", "noncontig"), [(1, 1), (2, 1), (2, 2)], 3, 1),
+    "default": (KERNELS + ("hdf5", "matrix", "noncontig", "coll_perf", "flash_io"),
+                [(1, 1), (2, 1), (2, 2)], 3, 1),
     "big": (KERNELS + ("hdf5", "matrix", "noncontig", "coll_perf", "flash_io"),
             [(1, 1), (2, 1), (2, 2)], 5, 4),
 }
@@ -169,7 +170,7 @@ def run_one(args, exes, cell, cfg, rep, logs):
     wall = time.time() - t0
     with open(os.path.join(logs, tag + ".log"), "w") as f:
         f.write(" ".join(full) + f"\nrc={rc} wall={wall:.2f}\n--- stdout\n{out}--- stderr\n{err}")
-    rows = parse(wl, out)
+    rows = parse(wl, out + "\n" + (err or ""))    # coll_perf prints to stderr
     fdig = digest(files) if rc == 0 and files and all(map(os.path.exists, files)) else ""
     if rc != 0 or not rows:
         print(f"noharm: FAIL {tag} rc={rc}: {err.strip()[-300:]}", file=sys.stderr)
