@@ -481,23 +481,36 @@ static int vector_window(struct ads_call *c, const struct ads_window *w)
     for (const struct ads_seg *s = c->segs; s < c->segs + c->nseg; s++)
         for (int64_t k = 0; k < s->count; k++) {
             int64_t off = s->off + k * s->stride;
-            if (n + 2 > ADS_IOV || (chunked && n > 0 &&
-                                    cur - batch >= (c->ramped ? most : ADS_READ_FIRST))) {
-                c->ramped |= chunked;
-                xt_note_request(c->fd, c->is_write, cur - batch);
-                done = vec_io(c->fd->fd_sys, iov, n, batch, c->is_write);
-                if (done < 0)
-                    return errno;
-                if (done < cur - batch)
-                    goto out;       /* end of file */
-                batch = cur;
-                n = 0;
+            char *at_mem = piece_at(c, bb, w->start, s->mem + k * s->mstride, off, s->len);
+            /* a cold read's batches end at the stream's request sizes, also
+             * inside a piece (one 1 MiB request cold: 3x the time) */
+            for (int64_t pos = off; pos < off + s->len;) {
+                int64_t limit = chunked ? (c->ramped ? most : ADS_READ_FIRST) : INT64_MAX;
+                if (n + 2 > ADS_IOV || (chunked && n > 0 && cur - batch >= limit)) {
+                    c->ramped |= chunked;
+                    xt_note_request(c->fd, c->is_write, cur - batch);
+                    done = vec_io(c->fd->fd_sys, iov, n, batch, c->is_write);
+                    if (done < 0)
+                        return errno;
+                    if (done < cur - batch)
+                        goto out;       /* end of file */
+                    batch = cur;
+                    n = 0;
+                    limit = chunked ? most : INT64_MAX;
+                }
+                if (pos > cur) {        /* the hole before the piece */
+                    iov[n++] = (struct iovec) {b + (cur - w->start), (size_t) (pos - cur)};
+                    cur = pos;
+                    if (chunked && cur - batch >= limit)
+                        continue;       /* the batch ends with the hole */
+                }
+                int64_t part = off + s->len - pos;
+                if (chunked && batch + limit - pos < part)
+                    part = batch + limit - pos;
+                iov[n++] = (struct iovec) {at_mem + (pos - off), (size_t) part};
+                pos += part;
+                cur = pos;
             }
-            if (off > cur)
-                iov[n++] = (struct iovec) {b + (cur - w->start), (size_t) (off - cur)};
-            iov[n++] = (struct iovec) {piece_at(c, bb, w->start, s->mem + k * s->mstride, off,
-                                                s->len), (size_t) s->len};
-            cur = off + s->len;
         }
     if (w->end > cur)
         iov[n++] = (struct iovec) {b + (cur - w->start), (size_t) (w->end - cur)};
