@@ -11,6 +11,9 @@
 #include "orth_select.h"
 #include "orth_desc.h"
 
+/* bigger calls always run stock two-phase (a rank's packed bytes are an int count) */
+#define ORTH_MAX_BYTES (1LL << 30)
+
 /* one collective call, as the candidates see it */
 struct orth_call {
     ADIO_File fd;
@@ -113,6 +116,8 @@ struct orth_state {
     uint64_t view_gen;          /* set_views seen */
     struct orth_desc_cache desc;        /* calls' descriptions (orth_desc.h) */
     int desc_mode;              /* ORTH_DESC_* (test hook ROMIO_XT_ORTHRUS_TEST_DESC) */
+    int64_t big;                /* a riding call's bytes on a process above which it
+                                 * accesses its part itself (test hook ROMIO_XT_ORTHRUS_TEST_BIG) */
 };
 
 /* how calls are described: listing each call's pieces, from the cache

@@ -277,6 +277,7 @@ int orth_open(ADIO_File fd, void *state)
     st->node = MPI_COMM_NULL;   /* orth_nodes(), at the first call that needs it */
     st->quiet.ride = -1;
     st->desc_mode = (int) xt_test_hook("ROMIO_XT_ORTHRUS_TEST_DESC", ORTH_DESC_CACHE);
+    st->big = xt_test_hook("ROMIO_XT_ORTHRUS_TEST_BIG", ORTH_MAX_BYTES);
     MPI_Type_contiguous(ORTH_R_N, MPI_INT64_T, &st->rec);
     MPI_Type_commit(&st->rec);
     MPI_Op_create(reduce_fn, 1, &st->op);

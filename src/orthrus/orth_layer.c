@@ -6,8 +6,6 @@
 #include <stdio.h>
 #include <string.h>
 
-/* bigger calls always run stock two-phase (a rank's packed bytes are an int count) */
-#define ORTH_MAX_BYTES (1LL << 30)
 
 /* calls that stay with the stock routine, unexamined: the same on all ranks */
 static int stock_only(ADIO_File fd, int is_write)
@@ -250,7 +248,7 @@ static int ride_on(struct orth_call *c, int *big)
     local_desc(c, &d);
     desc_record(&d, st->quiet.recs[0]);
     c->ride = ORTH_RIDE_ON;
-    *big = d.bytes > ORTH_MAX_BYTES;
+    *big = d.bytes > st->big;
     st->ncalls++;
     return st->rotation[st->quiet.ride];
 }

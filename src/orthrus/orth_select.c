@@ -68,6 +68,7 @@ void orth_sel_init(struct orth_sel *s, int ncand, int trials, double threshold)
     s->trials = trials < 1 ? 1 : trials;
     s->threshold = threshold;
     s->trial_cost = ORTH_TRIAL_COST;
+    s->last = -1;
 }
 
 void orth_sel_budget(struct orth_sel *s, double budget, int home)
@@ -158,10 +159,10 @@ struct orth_entry *orth_sel_entry(struct orth_sel *s, const struct orth_sig *sig
     }
     e->last_use = s->clock;
     e->run = orth_sel_affordable(s, e) ? e->cur : s->home;
-    if (e != s->last) {
+    if (e - s->sigs != s->last) {
         s->longest = s->streak > s->longest ? s->streak : s->longest;
         s->streak = 0;
-        s->last = e;
+        s->last = (int) (e - s->sigs);
     }
     s->streak++;
     return e;
@@ -182,7 +183,12 @@ static void chosen(struct orth_entry *e, int w)
 
 void orth_sel_adopt(struct orth_sel *s, const struct orth_sig *sig, int w, const double *tput)
 {
+    int last = s->last;
+    int64_t streak = s->streak, longest = s->longest;
     struct orth_entry *e = orth_sel_entry(s, sig);
+    s->last = last;             /* not a call: the streaks stay */
+    s->streak = streak;
+    s->longest = longest;
     memcpy(e->tput, tput, s->ncand * sizeof(double));
     chosen(e, w);
     e->adopted = 1;
@@ -339,7 +345,7 @@ int orth_sel_record(struct orth_sel *s, struct orth_entry *e, int c, double byte
 /* e's pattern has run steadily: the calls in a row of the latest pattern */
 static int steady(const struct orth_sel *s, const struct orth_entry *e)
 {
-    return e == s->last && s->streak > 2 * s->longest + 1;
+    return e - s->sigs == s->last && s->streak > 2 * s->longest + 1;
 }
 
 int orth_sel_ride(const struct orth_sel *s, const struct orth_entry *e)
@@ -401,6 +407,9 @@ int64_t orth_sel_digest(const struct orth_sel *s)
         for (size_t k = 0; k < sizeof(v) / sizeof(v[0]); k++)
             h = (h ^ (uint64_t) v[k]) * 1099511628211ULL;
     }
+    int64_t run[] = { s->last, s->streak, s->longest };        /* they decide quiet runs */
+    for (size_t k = 0; k < sizeof(run) / sizeof(run[0]); k++)
+        h = (h ^ (uint64_t) run[k]) * 1099511628211ULL;
     return (int64_t) (h >> 1);
 }
 

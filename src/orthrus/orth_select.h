@@ -73,9 +73,10 @@ struct orth_sel {
     int64_t deferred;           /* calls run by home while a trial was not affordable */
     uint64_t clock;
     int64_t evictions;
-    /* the pattern of the latest calls: its entry, how many calls in a row,
-     * and the longest such streak of a pattern before it (orth_sel_quiet) */
-    const struct orth_entry *last;
+    /* the pattern of the latest calls: its entry's index (-1: none; an index,
+     * not a pointer: the table is broadcast from rank 0), how many calls in a
+     * row, and the longest such streak of a pattern before it (orth_sel_quiet) */
+    int last;
     int64_t streak, longest;
     struct orth_entry sigs[ORTH_MAX_SIG];
 };

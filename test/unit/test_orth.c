@@ -879,6 +879,19 @@ START_TEST(alternating_patterns_never_run_quietly)
         orth_sel_record(&s, e, orth_sel_pick(e), (double) b.bytes, 0.05 * b.bytes / 1e6);
     }
     ck_assert_int_eq(first, 8);        /* its 10th call in a row (the lookups above count) */
+    /* a saved table's entries are not calls: the streaks stay (and they are
+     * kept as an index, the table being broadcast from rank 0) */
+    struct orth_sel t;
+    double tput[3] = { 1, 2, 3 };
+    orth_sel_init(&t, 3, 3, 0.15);
+    orth_sel_adopt(&t, &a, 1, tput);
+    orth_sel_adopt(&t, &b, 1, tput);
+    ck_assert_int_eq(t.last, -1);
+    ck_assert_int_eq(t.streak, 0);
+    ck_assert_int_eq(t.longest, 0);
+    orth_sel_entry(&t, &b);
+    orth_sel_entry(&t, &b);
+    ck_assert(orth_sel_ride(&t, orth_sel_entry(&t, &b)));
     ck_assert_int_eq(orth_sel_quiet(&s, orth_sel_entry(&s, &b), 16), 0);     /* not home */
 }
 END_TEST
