@@ -32,6 +32,8 @@ struct orth_call {
     ADIO_Offset orig_fp, end_fp;        /* fd->fp_ind before and after the call */
     int ride;                   /* ORTH_RIDE_*: the call's record rides on the candidate's
                                  * error agreement (orth_finish) */
+    /* that agreement for a riding call (orth_ride_end), NULL: orth_agree_error */
+    void (*agree)(struct orth_call *c, int *err);
     struct orth_state *st;      /* the layer's state on fd, found once per call */
     const ADIOI_Fns *lower;     /* the table below the layer */
 };
@@ -145,7 +147,7 @@ void orth_ride_end(struct orth_call *c, int *err);
 /* a call's signature from its reduced record */
 void orth_sig_of(const int64_t *sum, int is_write, struct orth_sig *sig);
 /* 1 for a call that runs two_phase without a selection entry (no data, over
- * 1 GiB, one process reading one range; orth_layer.c) */
+ * 1 GiB, one process reading one range; orth_file.c) */
 int orth_unexamined(const struct orth_state *st, const struct orth_sig *sig);
 
 /* where the pieces of a call go: core_first and disk_first are routes */

@@ -149,22 +149,6 @@ static int predicted_slow(ADIO_File fd, struct orth_state *st, const struct orth
     return st->nnodes == nprocs;
 }
 
-/* one process with data and no hole between its pieces: every candidate
- * reads or writes the same one range from the same process, and their trials
- * only cost (measured at 1 rank, Noncontig: core_first 7.6 ms, view_based
- * 12.6 ms against two_phase's 1.6 ms); stock two_phase runs it unexamined
- * (only under the regret bound, and when two_phase is the home candidate) */
-static int one_contiguous(const struct orth_state *st, const struct orth_sig *sig)
-{
-    return st->sel.budget > 0 && sig->nprocs == 1 && sig->rel_offset == 0 &&
-        st->rotation[st->sel.home] == ORTH_two_phase;
-}
-
-int orth_unexamined(const struct orth_state *st, const struct orth_sig *sig)
-{
-    return sig->bytes == 0 || sig->bytes > ORTH_MAX_BYTES || one_contiguous(st, sig);
-}
-
 /* the candidate (orth_cands index) for this call, and its selection entry;
  * a trial the view predicts to lose is skipped when it is due */
 static int choose(ADIO_File fd, struct orth_state *st, const struct orth_sig *sig,
@@ -235,6 +219,7 @@ static void start_quiet(struct orth_state *st, struct orth_entry *e, struct orth
         q->ride = orth_sel_pick(e);
         q->ride_e = e;
         c->ride = ORTH_RIDE_FIRST;
+        c->agree = orth_ride_end;
     }
 }
 
@@ -248,6 +233,7 @@ static int ride_on(struct orth_call *c, int *big)
     local_desc(c, &d);
     desc_record(&d, st->quiet.recs[0]);
     c->ride = ORTH_RIDE_ON;
+    c->agree = orth_ride_end;
     *big = d.bytes > st->big;
     st->ncalls++;
     return st->rotation[st->quiet.ride];
