@@ -11,6 +11,9 @@
 #include "orth_select.h"
 #include "orth_desc.h"
 
+/* bigger calls always run stock two-phase (a rank's packed bytes are an int count) */
+#define ORTH_MAX_BYTES (1LL << 30)
+
 /* one collective call, as the candidates see it */
 struct orth_call {
     ADIO_File fd;
@@ -27,6 +30,10 @@ struct orth_call {
     int n;
     int64_t bytes;              /* this rank's bytes */
     ADIO_Offset orig_fp, end_fp;        /* fd->fp_ind before and after the call */
+    int ride;                   /* ORTH_RIDE_*: the call's record rides on the candidate's
+                                 * error agreement (orth_finish) */
+    /* that agreement for a riding call (orth_ride_end), NULL: orth_agree_error */
+    void (*agree)(struct orth_call *c, int *err);
     struct orth_state *st;      /* the layer's state on fd, found once per call */
     const ADIOI_Fns *lower;     /* the table below the layer */
 };
@@ -60,9 +67,40 @@ struct orth_pending {
 
 enum { ORTH_IN_PLACE, ORTH_SENT, ORTH_COPIED };     /* orth_state.moved */
 
+/* orth_call.ride: no; the call chosen at its reduction, with the run starting
+ * at it; a call of the run (no reduction before it) */
+enum { ORTH_RIDE_NO, ORTH_RIDE_FIRST, ORTH_RIDE_ON };
+
+/* the longest quiet run (orth_sel_quiet): calls that two_phase runs
+ * without the per-call reduction (~15-40 us between emulated nodes) */
+#define ORTH_QUIET_MAX 16
+
+/* the reduction's records: [0] the call that reduces (its description, the
+ * pending call's time, the digest); [1..n] the quiet run's calls (each one's
+ * description and local time) */
+struct orth_quiet {
+    int left;                   /* calls of the run still to come (agreed) */
+    /* a riding run: home is not the winner, but core_first or disk_first
+     * (they end each call with an error agreement over the file's processes):
+     * each call runs it and its record (the description, its time) is reduced
+     * in that agreement, so it is recorded at its end; the run goes on while
+     * the calls keep the pattern and its winner (agreed) */
+    int ride;                   /* rotation index of the winner riding, or -1 */
+    struct orth_entry *ride_e;
+    double t0;                  /* the riding call's start */
+    int n;                      /* its calls so far, recs[1..n] */
+    int64_t first;              /* the run's first call number */
+    int64_t digest;             /* the selection's, unchanged during the run */
+    int is_write[ORTH_QUIET_MAX + 1];
+    double t_end[ORTH_QUIET_MAX + 1];
+    int64_t recs[ORTH_QUIET_MAX + 1][ORTH_R_N];
+};
+
 struct orth_state {
     struct orth_sel sel;
     struct orth_pending pend;
+    struct orth_quiet quiet;
+    int64_t quiet_calls, ride_calls, strays, reductions;
     MPI_Op op;                  /* orth_red_combine over one record */
     MPI_Datatype rec;           /* ORTH_R_N int64 */
     int64_t ncalls, disagreements;
@@ -80,6 +118,8 @@ struct orth_state {
     uint64_t view_gen;          /* set_views seen */
     struct orth_desc_cache desc;        /* calls' descriptions (orth_desc.h) */
     int desc_mode;              /* ORTH_DESC_* (test hook ROMIO_XT_ORTHRUS_TEST_DESC) */
+    int64_t big;                /* a riding call's bytes on a process above which it
+                                 * accesses its part itself (test hook ROMIO_XT_ORTHRUS_TEST_BIG) */
 };
 
 /* how calls are described: listing each call's pieces, from the cache
@@ -94,9 +134,21 @@ void orth_close(ADIO_File fd, void *state, int *err);
 void orth_report(ADIO_File fd, void *state, struct xt_json *j);
 void orth_log_call(struct orth_state *st, const struct orth_pending *p, double secs, int was,
                    int event);
-/* settles the pending call from a reduced record r (collective: every rank) */
-void orth_settle(ADIO_File fd, struct orth_state *st, const int64_t *r);
-void orth_fill_record(const struct orth_state *st, int64_t *loc);
+/* one reduction (collective: every rank): st->quiet.recs[0], filled by the
+ * caller with the call's description (or zeros at close), gets the pending
+ * call's time and the digest; with the quiet run's records it is reduced,
+ * then the pending call and the quiet calls are recorded in order.  The
+ * sums of record 0 into sum0. */
+void orth_reduce(ADIO_File fd, struct orth_state *st, int64_t *sum0);
+/* the end of a riding call (orth_finish): its record reduced with the
+ * error agreement (*err as orth_agree_error sets it), then recorded; ends the
+ * run when the call was of another pattern or its winner changed */
+void orth_ride_end(struct orth_call *c, int *err);
+/* a call's signature from its reduced record */
+void orth_sig_of(const int64_t *sum, int is_write, struct orth_sig *sig);
+/* 1 for a call that runs two_phase without a selection entry (no data, over
+ * 1 GiB, one process reading one range; orth_file.c) */
+int orth_unexamined(const struct orth_state *st, const struct orth_sig *sig);
 
 /* where the pieces of a call go: core_first and disk_first are routes */
 struct orth_route {

@@ -76,7 +76,10 @@ void orth_agree_error(ADIO_File fd, int *err)
  * stock two-phase leaves them */
 void orth_finish(struct orth_call *c, int *err)
 {
-    orth_agree_error(c->fd, err);
+    if (c->agree)
+        c->agree(c, err);
+    else
+        orth_agree_error(c->fd, err);
     xt_call_done(c->fd, ADIO_INDIVIDUAL, c->end_fp, -1, c->status, c->dt, c->bytes);
 }
 

@@ -6,8 +6,6 @@
 #include <stdio.h>
 #include <string.h>
 
-/* bigger calls always run stock two-phase (a rank's packed bytes are an int count) */
-#define ORTH_MAX_BYTES (1LL << 30)
 
 /* calls that stay with the stock routine, unexamined: the same on all ranks */
 static int stock_only(ADIO_File fd, int is_write)
@@ -106,27 +104,26 @@ static void local_desc(struct orth_call *c, struct orth_desc *d)
     cache->misses += keyed && !hit;
 }
 
-/* the signature from the call's one reduction (which also settles the
- * previous call: its slowest time, the ranks' agreement) */
+/* the call's description into its reduction record */
+static void desc_record(const struct orth_desc *d, int64_t *loc)
+{
+    loc[ORTH_R_GAPS] = d->gaps;
+    loc[ORTH_R_NREQS] = d->nreqs;
+    loc[ORTH_R_BYTES] = d->bytes;
+    loc[ORTH_R_NPROCS] = d->bytes > 0;
+}
+
+/* the signature from the call's reduction (which also settles the previous
+ * call and the quiet run's calls: their slowest times, the ranks' agreement) */
 static void describe(struct orth_call *c, struct orth_sig *sig)
 {
     struct orth_state *st = c->st;
     struct orth_desc d = { 0 };
-    int64_t loc[ORTH_R_N] = { 0 }, sum[ORTH_R_N];
+    int64_t sum[ORTH_R_N];
     local_desc(c, &d);
-    loc[ORTH_R_GAPS] = d.gaps;
-    loc[ORTH_R_NREQS] = d.nreqs;
-    loc[ORTH_R_BYTES] = d.bytes;
-    loc[ORTH_R_NPROCS] = d.bytes > 0;
-    orth_fill_record(st, loc);
-    MPI_Allreduce(loc, sum, 1, st->rec, st->op, c->fd->comm);
-    orth_settle(c->fd, st, sum);
-    sig->is_write = c->is_write;
-    sig->nprocs = sum[ORTH_R_NPROCS];
-    sig->nreqs = sum[ORTH_R_NREQS];
-    sig->bytes = sum[ORTH_R_BYTES];
-    sig->rel_offset = sig->nreqs > sig->nprocs ?
-        sum[ORTH_R_GAPS] / (sig->nreqs - sig->nprocs) : 0;
+    desc_record(&d, st->quiet.recs[0]);
+    orth_reduce(c->fd, st, sum);
+    orth_sig_of(sum, c->is_write, sig);
 }
 
 /* core_first where every node holds one process is independent I/O: each
@@ -152,17 +149,6 @@ static int predicted_slow(ADIO_File fd, struct orth_state *st, const struct orth
     return st->nnodes == nprocs;
 }
 
-/* one process with data and no hole between its pieces: every candidate
- * reads or writes the same one range from the same process, and their trials
- * only cost (measured at 1 rank, Noncontig: core_first 7.6 ms, view_based
- * 12.6 ms against two_phase's 1.6 ms); stock two_phase runs it unexamined
- * (only under the regret bound, and when two_phase is the home candidate) */
-static int one_contiguous(const struct orth_state *st, const struct orth_sig *sig)
-{
-    return st->sel.budget > 0 && sig->nprocs == 1 && sig->rel_offset == 0 &&
-        st->rotation[st->sel.home] == ORTH_two_phase;
-}
-
 /* the candidate (orth_cands index) for this call, and its selection entry;
  * a trial the view predicts to lose is skipped when it is due */
 static int choose(ADIO_File fd, struct orth_state *st, const struct orth_sig *sig,
@@ -173,7 +159,7 @@ static int choose(ADIO_File fd, struct orth_state *st, const struct orth_sig *si
         return -1;
     if (st->forced >= 0)
         return st->forced;
-    if (one_contiguous(st, sig))
+    if (orth_unexamined(st, sig))
         return -1;
     *e = orth_sel_entry(&st->sel, sig);
     for (int k = 0; k < st->sel.ncand && (*e)->phase == ORTH_EXAMINING &&
@@ -183,14 +169,115 @@ static int choose(ADIO_File fd, struct orth_state *st, const struct orth_sig *si
     return st->rotation[orth_sel_pick(*e)];
 }
 
+/* a call of a quiet run (orth_sel_quiet), or of a file that forces
+ * two_phase: two_phase runs it without a reduction; a quiet call's
+ * description and local time are kept for the run's reduction (orth_reduce).
+ * Returns 0 for a call that is neither. */
+static int quiet_call(ADIO_File fd, struct orth_call *c, int *err)
+{
+    struct orth_state *st = c->st;
+    struct orth_quiet *q = &st->quiet;
+    if (!q->left && st->forced != ORTH_two_phase)
+        return 0;
+    st->ncalls++;
+    if (c->is_write)
+        vb_bypassed_write(fd, 1);
+    if (!q->left) {             /* forced: nothing to decide */
+        st->runs[ORTH_two_phase]++;
+        orth_two_phase(c, err);
+        return 1;
+    }
+    struct orth_desc d = { 0 };
+    int64_t *r = q->recs[1 + q->n];
+    local_desc(c, &d);
+    desc_record(&d, r);
+    r[ORTH_R_CAND_MIN] = r[ORTH_R_CAND_MAX] = st->sel.home;
+    r[ORTH_R_DIGEST_MIN] = r[ORTH_R_DIGEST_MAX] = q->digest;
+    q->is_write[1 + q->n] = c->is_write;
+    q->left--;
+    st->quiet_calls++;
+    double t0 = xt_now();
+    orth_two_phase(c, err);
+    q->t_end[1 + q->n] = xt_now();
+    r[ORTH_R_TIME_NS] = (int64_t) ((q->t_end[1 + q->n] - t0) * 1e9);
+    q->n++;
+    return 1;
+}
+
+/* after call c of entry e was chosen: the quiet run that follows it (only
+ * when home is two_phase, the routine a quiet call runs), or the riding run
+ * that starts at it (the chosen winner is core_first or disk_first) */
+static void start_quiet(struct orth_state *st, struct orth_entry *e, struct orth_call *c)
+{
+    struct orth_quiet *q = &st->quiet;
+    int w = st->rotation[orth_sel_pick(e)];
+    q->left = st->rotation[st->sel.home] == ORTH_two_phase ?
+        orth_sel_quiet(&st->sel, e, ORTH_QUIET_MAX) : 0;
+    q->first = st->ncalls + 1;
+    q->digest = orth_sel_digest(&st->sel);
+    if (orth_sel_ride(&st->sel, e) && (w == ORTH_core_first || w == ORTH_disk_first)) {
+        q->ride = orth_sel_pick(e);
+        q->ride_e = e;
+        c->ride = ORTH_RIDE_FIRST;
+        c->agree = orth_ride_end;
+    }
+}
+
+/* a call of a riding run: its description for the record (reduced at its
+ * end); a process whose part is too big for the candidate's exchange (an
+ * int count) takes part in it with no data and accesses its part itself */
+static int ride_on(struct orth_call *c, int *big)
+{
+    struct orth_state *st = c->st;
+    struct orth_desc d = { 0 };
+    local_desc(c, &d);
+    desc_record(&d, st->quiet.recs[0]);
+    c->ride = ORTH_RIDE_ON;
+    c->agree = orth_ride_end;
+    *big = d.bytes > st->big;
+    st->ncalls++;
+    return st->rotation[st->quiet.ride];
+}
+
+/* a big part of a riding call (ride_on): the candidate runs an empty call
+ * (the file pointer stays), then this process's own access */
+static void run_big(struct orth_call *c, int cand, int *err)
+{
+    struct orth_call none = *c;
+    int err2 = MPI_SUCCESS;
+    none.count = 0;
+    none.bytes = 0;
+    none.offs = none.lens = NULL;
+    none.n = 0;
+    none.end_fp = c->orig_fp;
+    orth_cands[cand].run(&none, err);
+    c->fd->fp_ind = c->orig_fp;
+    if (c->is_write)
+        c->lower->ADIOI_xxx_WriteStrided(c->fd, c->buf, c->count, c->dt, c->fpt, c->off,
+                                         c->status, &err2);
+    else
+        c->lower->ADIOI_xxx_ReadStrided(c->fd, c->buf, c->count, c->dt, c->fpt, c->off,
+                                        c->status, &err2);
+    *err = *err == MPI_SUCCESS ? err2 : *err;
+}
+
 static void run_call(ADIO_File fd, struct orth_call *c, int *err)
 {
     struct orth_state *st = c->st;
     struct orth_sig sig;
-    struct orth_entry *e;
-    describe(c, &sig);
-    st->ncalls++;
-    int cand = choose(fd, st, &sig, &e);
+    struct orth_entry *e = NULL;
+    int cand, big = 0;
+    if (quiet_call(fd, c, err))
+        return;
+    if (st->quiet.ride >= 0)
+        cand = ride_on(c, &big);
+    else {
+        describe(c, &sig);
+        st->ncalls++;
+        cand = choose(fd, st, &sig, &e);
+        if (e)
+            start_quiet(st, e, c);
+    }
     if (c->is_write && (cand < 0 || orth_cands[cand].run != orth_view_based))
         vb_bypassed_write(fd, 1);
     if (cand < 0) {
@@ -213,11 +300,14 @@ static void run_call(ADIO_File fd, struct orth_call *c, int *err)
         vb_exchange(fd, vb_of(fd), 1);
     if (own)
         xt_coll_notify(fd, XT_LAYER_orth, &xc, 0);
-    double t0 = xt_now();
-    orth_cands[cand].run(c, err);
+    double t0 = st->quiet.t0 = xt_now();
+    if (big)
+        run_big(c, cand, err);
+    else
+        orth_cands[cand].run(c, err);
     if (own)
         xt_coll_notify(fd, XT_LAYER_orth, &xc, 1);
-    if (!e)
+    if (!e || c->ride)          /* a riding call is recorded at its end */
         return;
     /* timed now, recorded when the next call (or the close) reduces it */
     st->pend = (struct orth_pending) {.active = 1,.e = e,.pick = orth_sel_pick(e),

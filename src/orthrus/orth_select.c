@@ -68,6 +68,7 @@ void orth_sel_init(struct orth_sel *s, int ncand, int trials, double threshold)
     s->trials = trials < 1 ? 1 : trials;
     s->threshold = threshold;
     s->trial_cost = ORTH_TRIAL_COST;
+    s->last = -1;
 }
 
 void orth_sel_budget(struct orth_sel *s, double budget, int home)
@@ -158,6 +159,12 @@ struct orth_entry *orth_sel_entry(struct orth_sel *s, const struct orth_sig *sig
     }
     e->last_use = s->clock;
     e->run = orth_sel_affordable(s, e) ? e->cur : s->home;
+    if (e - s->sigs != s->last) {
+        s->longest = s->streak > s->longest ? s->streak : s->longest;
+        s->streak = 0;
+        s->last = (int) (e - s->sigs);
+    }
+    s->streak++;
     return e;
 }
 
@@ -176,7 +183,12 @@ static void chosen(struct orth_entry *e, int w)
 
 void orth_sel_adopt(struct orth_sel *s, const struct orth_sig *sig, int w, const double *tput)
 {
+    int last = s->last;
+    int64_t streak = s->streak, longest = s->longest;
     struct orth_entry *e = orth_sel_entry(s, sig);
+    s->last = last;             /* not a call: the streaks stay */
+    s->streak = streak;
+    s->longest = longest;
     memcpy(e->tput, tput, s->ncand * sizeof(double));
     chosen(e, w);
     e->adopted = 1;
@@ -323,7 +335,49 @@ int orth_sel_record(struct orth_sel *s, struct orth_entry *e, int c, double byte
         add_call(&e->ref, bytes, time);
     if (e->phase == ORTH_EXAMINING)
         return examine(s, e, c, bytes, time);
+    /* a quiet call (home ran it without a reduction) of a pattern whose
+     * winner is another candidate says nothing about the winner */
+    if (c != e->cur)
+        return 0;
     return monitor(s, e, bytes, time);
+}
+
+/* e's pattern has run steadily: the calls in a row of the latest pattern */
+static int steady(const struct orth_sel *s, const struct orth_entry *e)
+{
+    return e - s->sigs == s->last && s->streak > 2 * s->longest + 1;
+}
+
+int orth_sel_ride(const struct orth_sel *s, const struct orth_entry *e)
+{
+    return e->phase == ORTH_CHOSEN && e->run != s->home && steady(s, e);
+}
+
+void orth_sel_stray(struct orth_sel *s, struct orth_entry *e)
+{
+    (void) s;
+    e->calls++;
+}
+
+int orth_sel_quiet(const struct orth_sel *s, const struct orth_entry *e, int kmax)
+{
+    kmax = kmax < s->streak ? kmax : (int) s->streak;
+    if (kmax <= 0 || e->run != s->home || !steady(s, e))
+        return 0;
+    if (e->phase == ORTH_CHOSEN)
+        return kmax;
+    double ref = home_time(s, e);
+    if (e->cur == s->home || s->budget <= 0 || ref <= 0)
+        return 0;
+    /* home's calls (this one included) until one more trial fits the bound,
+     * if they run at home's rate: the run ends one call before */
+    double need = (s->spent + (trial_cost(s, e, e->cur, ref) - 1) * ref) / s->budget
+        - home_total(s);
+    double calls = need / ref - 1;
+    if (calls >= kmax)
+        return kmax;
+    int k = calls > 0 ? (int) calls : 0;
+    return k + (k < calls);
 }
 
 int orth_sel_skip(struct orth_sel *s, struct orth_entry *e, int c)
@@ -353,6 +407,9 @@ int64_t orth_sel_digest(const struct orth_sel *s)
         for (size_t k = 0; k < sizeof(v) / sizeof(v[0]); k++)
             h = (h ^ (uint64_t) v[k]) * 1099511628211ULL;
     }
+    int64_t run[] = { s->last, s->streak, s->longest };        /* they decide quiet runs */
+    for (size_t k = 0; k < sizeof(run) / sizeof(run[0]); k++)
+        h = (h ^ (uint64_t) run[k]) * 1099511628211ULL;
     return (int64_t) (h >> 1);
 }
 
@@ -366,6 +423,7 @@ void orth_red_combine(const int64_t *in, int64_t *io)
         io[k] = in[k] > io[k] ? in[k] : io[k];
     io[ORTH_R_TIME_NS] = in[ORTH_R_TIME_NS] > io[ORTH_R_TIME_NS] ? in[ORTH_R_TIME_NS]
         : io[ORTH_R_TIME_NS];
+    io[ORTH_R_ERR] = in[ORTH_R_ERR] > io[ORTH_R_ERR] ? in[ORTH_R_ERR] : io[ORTH_R_ERR];
 }
 
 int orth_red_disagree(const int64_t *r)

@@ -73,6 +73,11 @@ struct orth_sel {
     int64_t deferred;           /* calls run by home while a trial was not affordable */
     uint64_t clock;
     int64_t evictions;
+    /* the pattern of the latest calls: its entry's index (-1: none; an index,
+     * not a pointer: the table is broadcast from rank 0), how many calls in a
+     * row, and the longest such streak of a pattern before it (orth_sel_quiet) */
+    int last;
+    int64_t streak, longest;
     struct orth_entry sigs[ORTH_MAX_SIG];
 };
 
@@ -90,6 +95,25 @@ int orth_sel_pick(const struct orth_entry *e);
 /* after candidate c ran a call of e: bytes (all ranks) in time (slowest rank).
  * Returns 1 when this call ended an examination or started a re-examination. */
 int orth_sel_record(struct orth_sel *s, struct orth_entry *e, int c, double bytes, double time);
+/* after a call of e that home ran (its pick): how many of the next calls
+ * may run home without their per-call reduction (a quiet run: their
+ * signatures and slowest times are reduced together with the call after the
+ * run, then recorded in order).  Only when e's pattern is steady: its
+ * streak of calls in a row is over twice the longest of any pattern before
+ * (a file alternating patterns never runs quietly: the next pattern's calls
+ * would run home unexamined), and at most the streak so far.  Up to kmax
+ * while home is e's chosen winner; while
+ * a trial waits for the regret bound, the calls until it is predicted
+ * affordable at home's rate (so it runs at the same call as without the
+ * run); 0 in an examination's own turns and before home's rate is known. */
+int orth_sel_quiet(const struct orth_sel *s, const struct orth_entry *e, int kmax);
+/* 1 when the calls after this one of e may run e's chosen winner (not home)
+ * before their signature is known (a riding run: each call's record rides
+ * on the candidate's own agreement at its end) */
+int orth_sel_ride(const struct orth_sel *s, const struct orth_entry *e);
+/* a call of e that another pattern's run ran before its signature was
+ * known: counted, not timed */
+void orth_sel_stray(struct orth_sel *s, struct orth_entry *e);
 /* candidate c is left out of e's examination (predicted, from the view, to
  * lose by more than the drop rule); when it was next, the examination moves
  * on.  Returns 1 when that ended the examination. */
@@ -102,11 +126,15 @@ void orth_sel_adopt(struct orth_sel *s, const struct orth_sig *sig, int w, const
 int64_t orth_sel_digest(const struct orth_sel *s);
 
 /* The one reduction of a call: the signature's sums, and the previous call's
- * slowest time and the ranks' agreement on the candidate and the digest. */
+ * slowest time and the ranks' agreement on the candidate and the digest (in
+ * a quiet run: the run's calls', reduced together; orth.h). */
 enum { ORTH_R_NPROCS, ORTH_R_NREQS, ORTH_R_BYTES, ORTH_R_GAPS, /* summed */
     ORTH_R_TIME_NS,             /* max */
     ORTH_R_CAND_MIN, ORTH_R_DIGEST_MIN, /* min */
     ORTH_R_CAND_MAX, ORTH_R_DIGEST_MAX, /* max */
+    ORTH_R_ERR,                 /* max: a process's part failed (a call of a quiet run of
+                                 * core_first/disk_first: the record rides on their
+                                 * error agreement) */
     ORTH_R_N
 };
 void orth_red_combine(const int64_t *in, int64_t *inout);

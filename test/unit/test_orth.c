@@ -702,6 +702,200 @@ START_TEST(faster_candidate_goes_on_at_once)
 }
 END_TEST
 
+/* --- quiet runs (orth_sel_quiet): the layer's reductions, simulated --- */
+enum { QS_RANKS = 3, QS_MAX = 16 };
+
+/* rank r's local time for candidate c (per MB): home 0.1, the others t[c];
+ * every rank differs (up to +40%) and every call a little */
+static double qs_local(const double *t, int c, int r, int k)
+{
+    return t[c] * (1 + 0.2 * r) * (1 + 0.01 * ((k * 7 + r * 3) % 5));
+}
+
+/* ncalls calls of sig on QS_RANKS ranks as the layer makes them: a call
+ * reduces (records the pending call and the quiet run's calls, each at its
+ * slowest rank's time), picks, and a pick of home starts a quiet run of
+ * orth_sel_quiet(kmax) calls that home runs without a reduction.  Asserts
+ * every rank picks alike; returns the reductions, first[0] = the first call
+ * of another candidate (-1: none) */
+static int qs_run(struct orth_sel *s, const struct orth_sig *sig, const double *t, int ncalls,
+                  int kmax, int *first)
+{
+    int left = 0, pend_c = -1, nq = 0, reductions = 0;
+    double pend[QS_RANKS], q[QS_MAX][QS_RANKS];
+    *first = -1;
+    for (int k = 0; k <= ncalls; k++) {
+        if (left > 0 && k < ncalls) {   /* a quiet call: home, times kept */
+            for (int r = 0; r < QS_RANKS; r++)
+                q[nq][r] = qs_local(t, s[0].home, r, k) * sig->bytes / 1e6;
+            nq++;
+            left--;
+            continue;
+        }
+        reductions++;           /* the call's reduction (or the close's) */
+        double tmax = 0, qmax[QS_MAX] = { 0 };
+        for (int r = 0; r < QS_RANKS; r++) {
+            tmax = pend[r] > tmax ? pend[r] : tmax;
+            for (int i = 0; i < nq; i++)
+                qmax[i] = q[i][r] > qmax[i] ? q[i][r] : qmax[i];
+        }
+        int pick = -1;
+        for (int r = 0; r < QS_RANKS; r++) {
+            if (pend_c >= 0)
+                orth_sel_record(&s[r], orth_sel_entry(&s[r], sig), pend_c, sig->bytes, tmax);
+            for (int i = 0; i < nq; i++)
+                orth_sel_record(&s[r], orth_sel_entry(&s[r], sig), s[r].home, sig->bytes,
+                                qmax[i]);
+            ck_assert_int_eq(orth_sel_digest(&s[r]), orth_sel_digest(&s[0]));
+        }
+        for (int r = 0; r < QS_RANKS && k < ncalls; r++) {
+            struct orth_entry *e = orth_sel_entry(&s[r], sig);
+            int c = orth_sel_pick(e), n = c == s[r].home ? orth_sel_quiet(&s[r], e, kmax) : 0;
+            ck_assert(r == 0 || (c == pick && n == left));
+            pick = c;
+            left = n;
+            pend[r] = qs_local(t, c, r, k) * sig->bytes / 1e6;
+        }
+        pend_c = pick;
+        nq = 0;
+        if (pick != s[0].home && *first < 0)
+            *first = k;
+    }
+    return reductions;
+}
+
+/* with quiet runs the ranks still decide alike from the reduced times, the
+ * trials start at the same call as with a reduction per call, the same
+ * winner is chosen, and once home has won a reduction covers 17 calls */
+START_TEST(quiet_runs_keep_the_decisions)
+{
+    double faster[3] = { 0.1, 0.08, 0.2 }, slower[3] = { 0.1, 0.13, 0.2 };
+    const double *ts[2] = { faster, slower };
+    struct orth_sig sig = sig_of(1 << 20);
+    for (int v = 0; v < 2; v++) {
+        struct orth_sel a[QS_RANKS], b[QS_RANKS];
+        int fa, fb;
+        for (int r = 0; r < QS_RANKS; r++) {
+            orth_sel_init(&a[r], 3, 3, 0.15);
+            orth_sel_budget(&a[r], 0.05, 0);
+            orth_sel_init(&b[r], 3, 3, 0.15);
+            orth_sel_budget(&b[r], 0.05, 0);
+        }
+        int na = qs_run(a, &sig, ts[v], 300, 0, &fa), nb = qs_run(b, &sig, ts[v], 300, QS_MAX, &fb);
+        ck_assert_int_eq(na, 301);      /* every call, and the close */
+        ck_assert(fa > 15 && fa < 40);
+        ck_assert_int_eq(fb, fa);       /* the first trial: at the same call */
+        struct orth_entry *ea = orth_sel_entry(&a[0], &sig), *eb = orth_sel_entry(&b[0], &sig);
+        ck_assert_int_eq(ea->phase, ORTH_CHOSEN);
+        ck_assert_int_eq(eb->phase, ORTH_CHOSEN);
+        ck_assert_int_eq(eb->winner, ea->winner);
+        ck_assert_int_eq(eb->winner, v == 0 ? 1 : 0);
+        ck_assert_int_eq(eb->calls, 300);
+        if (v == 1)             /* home won: ~300 / 17 reductions after the examination */
+            ck_assert_int_lt(nb, 60);
+    }
+}
+END_TEST
+
+/* the run's length: the whole run (kmax) while home is the chosen winner;
+ * none in an examination's own turns nor for another winner; while a trial
+ * waits for the budget, the calls until it is affordable, less one */
+START_TEST(quiet_run_length)
+{
+    struct orth_sel s;
+    struct orth_sig sig = sig_of(1 << 20);
+    double t[2] = { 0.1, 0.2 };
+    orth_sel_init(&s, 2, 3, 0.15);
+    orth_sel_budget(&s, 0.05, 0);
+    struct orth_entry *e = orth_sel_entry(&s, &sig);
+    ck_assert_int_eq(orth_sel_quiet(&s, e, 16), 0);     /* home's own turn, no rate yet */
+    call(&s, &sig, t, NULL);
+    e = orth_sel_entry(&s, &sig);
+    ck_assert_int_eq(e->run, 0);
+    ck_assert_int_eq(e->cur, 1);
+    /* at most the pattern's streak so far (3 calls) */
+    ck_assert_int_eq(s.streak, 3);
+    ck_assert_int_eq(orth_sel_quiet(&s, e, 100), 3);
+    for (int i = 0; i < 20; i++)
+        orth_sel_entry(&s, &sig);
+    /* 1 home call of 0.1 s recorded; a trial of 2x needs 0.05 x total >= 0.1:
+     * 20 calls recorded, so 19 more: this one and a run of 18 */
+    ck_assert_int_eq(orth_sel_quiet(&s, e, 100), 18);
+    ck_assert_int_eq(orth_sel_quiet(&s, e, 16), 16);
+    ck_assert_int_eq(orth_sel_quiet(&s, e, 0), 0);
+    for (int i = 0; i < 18; i++)
+        orth_sel_record(&s, e, 0, (double) sig.bytes, 0.1);
+    ck_assert_int_eq(orth_sel_quiet(&s, orth_sel_entry(&s, &sig), 16), 0);
+    ck_assert_int_eq(orth_sel_entry(&s, &sig)->run, 0);
+    orth_sel_record(&s, e, 0, (double) sig.bytes, 0.1);
+    ck_assert_int_eq(orth_sel_entry(&s, &sig)->run, 1);
+    ck_assert_int_eq(orth_sel_quiet(&s, e, 16), 0);     /* a trial */
+    /* chosen: home 16, another winner 0 */
+    double t3[3] = { 0.1, 0.2, 0.3 }, u3[3] = { 0.1, 0.05, 0.3 };
+    ck_assert_int_lt(calls_until_chosen(&s, &sig, t3, 300), 300);
+    ck_assert_int_eq(orth_sel_entry(&s, &sig)->winner, 0);
+    ck_assert_int_eq(orth_sel_quiet(&s, orth_sel_entry(&s, &sig), 16), 16);
+    calls_until_chosen(&s, &sig, u3, 300);
+    e = orth_sel_entry(&s, &sig);
+    ck_assert_int_eq(e->winner, 1);
+    ck_assert_int_eq(orth_sel_quiet(&s, e, 16), 0);
+    /* a quiet call (home) of a pattern another candidate won leaves its
+     * monitoring window alone */
+    int mon = e->mon.n;
+    ck_assert_int_eq(orth_sel_record(&s, e, 0, (double) sig.bytes, 9.9), 0);
+    ck_assert_int_eq(e->mon.n, mon);
+    ck_assert_int_eq(e->phase, ORTH_CHOSEN);
+}
+END_TEST
+
+/* a file alternating two patterns (bursts of 4 calls) never runs quietly
+ * nor rides once both were seen: the next pattern's calls would run the
+ * other's candidate unexamined; a steady pattern does, its winner rides */
+START_TEST(alternating_patterns_never_run_quietly)
+{
+    struct orth_sel s;
+    struct orth_sig a = sig_of(1 << 20), b = sig_of(1 << 18);
+    double ta[3] = { 0.1, 0.2, 0.3 }, tb[3] = { 0.1, 0.05, 0.3 };
+    orth_sel_init(&s, 3, 3, 0.15);
+    for (int i = 0; i < 400; i++) {
+        int is_a = i / 4 % 2 == 0;
+        struct orth_entry *e = orth_sel_entry(&s, is_a ? &a : &b);
+        if (i >= 8) {
+            ck_assert_int_eq(orth_sel_quiet(&s, e, 16), 0);
+            ck_assert(!orth_sel_ride(&s, e));
+        }
+        const double *t = is_a ? ta : tb;
+        int c = orth_sel_pick(e);
+        orth_sel_record(&s, e, c, (double) e->sig.bytes, t[c] * e->sig.bytes / 1e6);
+    }
+    ck_assert_int_eq(orth_sel_entry(&s, &a)->winner, 0);
+    ck_assert_int_eq(orth_sel_entry(&s, &b)->winner, 1);
+    /* b alone from now: it rides once its streak is over 2 x 4 + 1 */
+    int first = -1;
+    for (int i = 0; i < 20; i++) {
+        struct orth_entry *e = orth_sel_entry(&s, &b);
+        if (orth_sel_ride(&s, e) && first < 0)
+            first = i;
+        orth_sel_record(&s, e, orth_sel_pick(e), (double) b.bytes, 0.05 * b.bytes / 1e6);
+    }
+    ck_assert_int_eq(first, 8);        /* its 10th call in a row (the lookups above count) */
+    /* a saved table's entries are not calls: the streaks stay (and they are
+     * kept as an index, the table being broadcast from rank 0) */
+    struct orth_sel t;
+    double tput[3] = { 1, 2, 3 };
+    orth_sel_init(&t, 3, 3, 0.15);
+    orth_sel_adopt(&t, &a, 1, tput);
+    orth_sel_adopt(&t, &b, 1, tput);
+    ck_assert_int_eq(t.last, -1);
+    ck_assert_int_eq(t.streak, 0);
+    ck_assert_int_eq(t.longest, 0);
+    orth_sel_entry(&t, &b);
+    orth_sel_entry(&t, &b);
+    ck_assert(orth_sel_ride(&t, orth_sel_entry(&t, &b)));
+    ck_assert_int_eq(orth_sel_quiet(&s, orth_sel_entry(&s, &b), 16), 0);     /* not home */
+}
+END_TEST
+
 /* --- the description cache (orth_desc.c) --- */
 static const struct orth_geom geom = {.disp = 100,.etype = 4,.ft_size = 32,.ft_extent = 128,
     .first = 8
@@ -843,6 +1037,9 @@ Suite *orth_suite(void)
     tcase_add_test(tc, switch_needs_a_margin);
     tcase_add_test(tc, twice_lost_sits_out);
     tcase_add_test(tc, faster_candidate_goes_on_at_once);
+    tcase_add_test(tc, quiet_runs_keep_the_decisions);
+    tcase_add_test(tc, quiet_run_length);
+    tcase_add_test(tc, alternating_patterns_never_run_quietly);
     tcase_add_test(tc, desc_place_individual_moves_by_whole_extents);
     tcase_add_test(tc, desc_place_explicit_counts_etypes);
     tcase_add_test(tc, desc_cache_keys_on_view_pointer_phase_size);
