@@ -199,64 +199,122 @@ static void build_record(ADIO_File fd, struct xt_file *xf, const struct xts_tota
     xt_json_close(j);
 }
 
-/* The stats file stays open from a process's first record to MPI_Finalize
- * (an open and a close per record cost 2 syscalls of ~10 us each under a
- * sandbox); a new ROMIO_XT_STATS_FILE value opens the new file. */
+/* Records for ROMIO_XT_STATS_FILE wait in a per-process buffer and are
+ * appended when the last append is XTS_FLUSH_S old, when XTS_BUF_MAX bytes
+ * wait, at MPI_Finalize and at exit: creating and appending to a file cost
+ * 100-200 us a time under a sandbox, which no longer lands in every close.
+ * The file stays open from the first append to MPI_Finalize.  A new
+ * ROMIO_XT_STATS_FILE value mid-job sends the waiting records to the old
+ * file first.  Records for stderr are printed at once. */
+#define XTS_FLUSH_S 1.0
+#define XTS_BUF_MAX (64 << 10)
 static struct {
-    int fd;
-    int registered, warned;
+    int fd, registered, warned;
+    double last;                /* xt_now() of the last append (or the first record) */
+    char *buf;
+    size_t len, cap;
     char path[4096];
 } out = {.fd = -1 };
 
-static int out_close(MPI_Comm comm, int keyval, void *attr, void *extra)
+static void write_all_fd(int fd, const char *p, size_t n)
 {
-    if (out.fd >= 0)
-        close(out.fd);
-    out.fd = -1;
-    return MPI_SUCCESS;
-}
-
-static int stats_fd(const char *path)
-{
-    if (out.fd >= 0 && strcmp(out.path, path) == 0)
-        return out.fd;
-    if (!out.registered) {      /* closed at MPI_Finalize */
-        int keyval;
-        MPI_Comm_create_keyval(MPI_COMM_NULL_COPY_FN, out_close, &keyval, NULL);
-        MPI_Comm_set_attr(MPI_COMM_SELF, keyval, NULL);
-        out.registered = 1;
-    }
-    if (out.fd >= 0)
-        close(out.fd);
-    out.fd = open(path, O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0644);
-    if (out.fd >= 0)
-        snprintf(out.path, sizeof(out.path), "%s", path);
-    return out.fd;
-}
-
-static void write_line(const char *text)
-{
-    const char *path = getenv("ROMIO_XT_STATS_FILE");
-    size_t n = strlen(text);
-    char *line = malloc(n + 2);
-    if (!line)
-        return;
-    memcpy(line, text, n);
-    memcpy(line + n, "\n", 2);
-    int fd = (path && *path && strlen(path) < sizeof(out.path)) ? stats_fd(path) : 2;
-    if (fd < 0 && !out.warned++)
-        xt_warn(NULL, XT_WARN_SELF, "ROMIO_XT_STATS_FILE '%s': %s; using stderr", path,
-                strerror(errno));
-    fd = fd < 0 ? 2 : fd;
-    for (size_t off = 0; off < n + 1;) {
-        ssize_t w = write(fd, line + off, n + 1 - off);
+    for (size_t off = 0; off < n;) {
+        ssize_t w = write(fd, p + off, n - off);
         if (w < 0 && errno == EINTR)
             continue;
         if (w <= 0)
             break;
         off += (size_t) w;
     }
-    free(line);
+}
+
+/* the waiting records appended to out.path (stderr when it cannot be opened) */
+static void out_flush(void)
+{
+    if (out.len && out.fd < 0) {
+        out.fd = open(out.path, O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0644);
+        if (out.fd < 0 && !out.warned++)
+            xt_warn(NULL, XT_WARN_SELF, "ROMIO_XT_STATS_FILE '%s': %s; using stderr",
+                    out.path, strerror(errno));
+    }
+    if (out.len)
+        write_all_fd(out.fd >= 0 ? out.fd : 2, out.buf, out.len);
+    out.len = 0;
+    out.last = xt_now();
+}
+
+static void out_exit(void)
+{
+    out_flush();
+}
+
+static int out_finalize(MPI_Comm comm, int keyval, void *attr, void *extra)
+{
+    out_flush();
+    if (out.fd >= 0)
+        close(out.fd);
+    out.fd = -1;
+    free(out.buf);
+    out.buf = NULL;
+    out.cap = 0;
+    return MPI_SUCCESS;
+}
+
+/* text and a newline into the buffer; 0, or -1 without memory */
+static int out_append(const char *text, size_t n)
+{
+    if (out.len + n + 1 > out.cap) {
+        size_t cap = out.cap ? out.cap : 4096;
+        while (cap < out.len + n + 1)
+            cap *= 2;
+        char *b = realloc(out.buf, cap);
+        if (!b)
+            return -1;
+        out.buf = b;
+        out.cap = cap;
+    }
+    memcpy(out.buf + out.len, text, n);
+    out.buf[out.len + n] = '\n';
+    out.len += n + 1;
+    return 0;
+}
+
+static void write_line(const char *text)
+{
+    const char *path = getenv("ROMIO_XT_STATS_FILE");
+    size_t n = strlen(text);
+    if (!path || !*path || strlen(path) >= sizeof(out.path)) {
+        char *line = malloc(n + 1);     /* one write: lines of ranks stay whole */
+        if (line) {
+            memcpy(line, text, n);
+            line[n] = '\n';
+            write_all_fd(2, line, n + 1);
+        }
+        free(line);
+        return;
+    }
+    if (strcmp(out.path, path) != 0) {  /* a new file: the old one's records first */
+        out_flush();
+        if (out.fd >= 0)
+            close(out.fd);
+        out.fd = -1;
+        snprintf(out.path, sizeof(out.path), "%s", path);
+    }
+    if (!out.registered) {      /* written at MPI_Finalize, or at exit without it */
+        int keyval;
+        MPI_Comm_create_keyval(MPI_COMM_NULL_COPY_FN, out_finalize, &keyval, NULL);
+        MPI_Comm_set_attr(MPI_COMM_SELF, keyval, NULL);
+        atexit(out_exit);
+        out.registered = 1;
+        out.last = xt_now();
+    }
+    if (out_append(text, n) != 0) {     /* no memory: what waits, then this one */
+        out_flush();
+        if (out_append(text, n) != 0)
+            return;
+    }
+    if (out.len >= XTS_BUF_MAX || xt_now() - out.last >= XTS_FLUSH_S)
+        out_flush();
 }
 
 int xts_report(ADIO_File fd, struct xt_file *xf, const struct xts_state *st)

@@ -108,9 +108,10 @@ for n in 1 2 4; do run "stats-json-np$n" stats_case $n env; done
 run "stats-json-info-np2" stats_case 2 info
 for n in 1 2; do run "roundtrip-off-on-np$n" roundtrip_off_on $n; done
 
-# --- the stats file stays open between records: every close's line lands, a
-# new ROMIO_XT_STATS_FILE mid-job takes the later ones; an unwritable one
-# warns once and the lines go to stderr ---------------------------------------
+# --- the stats file's records are appended in batches (at most 1 s after the
+# close, at MPI_Finalize): every close's line lands, a new ROMIO_XT_STATS_FILE
+# mid-job takes the later ones; an unwritable one warns once and the lines go
+# to stderr --------------------------------------------------------------------
 stats_files_case() {
     local d=$out/sf a=$out/sf/a.json b=$out/sf/b.json
     rm -rf "$d"; mkdir -p "$d"
