@@ -210,6 +210,7 @@ static void build_record(ADIO_File fd, struct xt_file *xf, const struct xts_tota
 #define XTS_BUF_MAX (64 << 10)
 static struct {
     int fd, registered, warned;
+    pid_t pid;                  /* the process whose records wait (not a forked child's) */
     double last;                /* xt_now() of the last append (or the first record) */
     char *buf;
     size_t len, cap;
@@ -245,7 +246,8 @@ static void out_flush(void)
 
 static void out_exit(void)
 {
-    out_flush();
+    if (getpid() == out.pid)
+        out_flush();
 }
 
 static int out_finalize(MPI_Comm comm, int keyval, void *attr, void *extra)
@@ -305,6 +307,7 @@ static void write_line(const char *text)
         MPI_Comm_create_keyval(MPI_COMM_NULL_COPY_FN, out_finalize, &keyval, NULL);
         MPI_Comm_set_attr(MPI_COMM_SELF, keyval, NULL);
         atexit(out_exit);
+        out.pid = getpid();
         out.registered = 1;
         out.last = xt_now();
     }
