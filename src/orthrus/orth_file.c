@@ -88,16 +88,20 @@ static void open_log(ADIO_File fd, struct orth_state *st)
 }
 
 /* one CSV line per recorded call (rank 0): the phase it ran in, and the
- * event it caused (the end of an examination, or a re-examination) */
+ * event it caused (the end of an examination, a re-examination, or a failed
+ * probation: "revert:" and the candidate home took the pattern back from) */
 void orth_log_call(struct orth_state *st, const struct orth_pending *p, double secs, int was,
                    int event)
 {
     if (!st->log)
         return;
     const struct orth_entry *e = p->e;
-    const char *ev = !event ? "" : was == ORTH_EXAMINING ? "chose:" : "reexamine";
+    int revert = event && was == ORTH_CHOSEN && e->phase == ORTH_CHOSEN;
+    const char *ev = !event ? "" : was == ORTH_EXAMINING ? "chose:" : revert ? "revert:" :
+        "reexamine";
     const char *won = event && was == ORTH_EXAMINING ?
-        orth_cands[st->rotation[e->winner]].name : "";
+        orth_cands[st->rotation[e->winner]].name : revert ? orth_cands[st->rotation[p->pick]].name :
+        "";
     fprintf(st->log, "%lld,%.6f,%s,%d,%s,%s,%.0f,%.9f,%s%s\n", (long long) p->no,
             p->t_end - st->t_open, e->sig.is_write ? "write" : "read",
             (int) (e - st->sel.sigs), orth_cands[st->rotation[p->pick]].name,
@@ -345,6 +349,13 @@ static void report_entry(const struct orth_state *st, const struct orth_entry *e
         xt_json_num(j, "window_throughput", e->why[0]);
         xt_json_num(j, "winner_examination_throughput", e->why[1]);
         xt_json_num(j, "runner_up_examination_throughput", e->why[2]);
+        xt_json_close(j);
+    }
+    if (e->reverts) {           /* read winners that lost their probation to two_phase */
+        xt_json_int(j, "probation_reverts", e->reverts);
+        xt_json_open(j, "last_revert", '{');
+        xt_json_num(j, "probation_throughput", e->prob_why[0]);
+        xt_json_num(j, "home_throughput", e->prob_why[1]);
         xt_json_close(j);
     }
     int lost = 0;

@@ -32,6 +32,17 @@
  * its trials and the one that wins the run */
 #define ORTH_MAX_LOST 2
 
+/* a read pattern's winner other than home must then win ORTH_PROBATION calls
+ * in a row: their rate, no call left out, at least home's rate over all its
+ * calls (its slowest left out), else home takes the pattern back and the
+ * candidate sits out its later examinations.  Why: on a cold file, trials
+ * that follow home's sequential reads read what home's read-ahead brought in
+ * and look faster than the candidate runs on its own (session 11, Matrix
+ * 64 KiB x 120 reads: core_first trials won, then ran at 0.13-0.37 ms a call
+ * against two_phase's 0.18); the cost of such a candidate shows only over
+ * calls in a row.  Writes keep their winners (no read-ahead to borrow). */
+#define ORTH_PROBATION 6
+
 /* adds one call to a window, remembering its slowest call */
 static void add_call(struct orth_window *w, double b, double t)
 {
@@ -175,6 +186,7 @@ int orth_sel_pick(const struct orth_entry *e)
 
 static void chosen(struct orth_entry *e, int w)
 {
+    e->probation = 0;
     e->phase = ORTH_CHOSEN;
     e->cur = e->run = e->winner = w;
     e->winner_avg = e->tput[w];
@@ -212,6 +224,29 @@ static void choose(struct orth_sel *s, struct orth_entry *e)
     e->backoff = best != prev ? 0 : e->backoff < ORTH_MAX_BACKOFF ? e->backoff + 1 : e->backoff;
     chosen(e, best);
     e->exams++;
+    if (!e->sig.is_write && best != h && e->ref.n >= ORTH_TRIM_FROM) {
+        e->probation = ORTH_PROBATION;
+        memset(&e->prob, 0, sizeof(e->prob));
+    }
+}
+
+/* a probation call of e's winner; returns 1 when it ended the probation
+ * with home taking the pattern back */
+static int probation(struct orth_sel *s, struct orth_entry *e, double bytes, double time)
+{
+    add_call(&e->prob, bytes, time);
+    if (--e->probation > 0)
+        return 0;
+    double mine = rate(&e->prob, 0), home = window_tput(&e->ref);
+    if (mine >= home)
+        return 0;
+    e->prob_why[0] = mine;
+    e->prob_why[1] = home;
+    e->reverts++;
+    e->lost[e->winner] = ORTH_MAX_LOST;
+    e->tput[s->home] = home > e->tput[s->home] ? home : e->tput[s->home];
+    chosen(e, s->home);
+    return 1;
 }
 
 /* after each call: a candidate whose fastest call is ORTH_DROP times slower
@@ -339,6 +374,8 @@ int orth_sel_record(struct orth_sel *s, struct orth_entry *e, int c, double byte
      * winner is another candidate says nothing about the winner */
     if (c != e->cur)
         return 0;
+    if (e->probation > 0)
+        return probation(s, e, bytes, time);
     return monitor(s, e, bytes, time);
 }
 
@@ -401,7 +438,7 @@ int64_t orth_sel_digest(const struct orth_sel *s)
     for (int i = 0; i < s->nsig; i++) {
         const struct orth_entry *e = &s->sigs[i];
         int64_t v[] = { e->sig.bytes, e->sig.nreqs, e->phase, e->cur, e->run, e->trial, e->winner,
-            e->mon.n, e->calls, (int64_t) e->last_use, e->backoff,
+            e->mon.n, e->calls, (int64_t) e->last_use, e->backoff, e->probation, e->reverts,
             e->lost[0] | e->lost[1] << 8 | e->lost[2] << 16 | (int64_t) e->lost[3] << 24
         };
         for (size_t k = 0; k < sizeof(v) / sizeof(v[0]); k++)

@@ -52,6 +52,13 @@ struct orth_entry {
     int adopted;                /* the winner came from a saved table */
     double why[3];              /* last re-examination: window, winner's average, runner-up */
     double exam_time;           /* seconds spent in examinations */
+    /* a read pattern's new winner other than home runs a probation of
+     * ORTH_PROBATION calls in a row (orth_select.c), kept only when they beat
+     * home's rate over all its calls */
+    int probation;              /* probation calls left (0: none running) */
+    struct orth_window prob;    /* the probation's calls */
+    int64_t reverts;            /* winners that failed their probation */
+    double prob_why[2];         /* the last failed probation: its rate, home's rate */
     uint64_t last_use;
 };
 
@@ -93,7 +100,8 @@ struct orth_entry *orth_sel_entry(struct orth_sel *s, const struct orth_sig *sig
 /* the candidate (0..ncand-1) that runs the next call of e */
 int orth_sel_pick(const struct orth_entry *e);
 /* after candidate c ran a call of e: bytes (all ranks) in time (slowest rank).
- * Returns 1 when this call ended an examination or started a re-examination. */
+ * Returns 1 when this call ended an examination, started a re-examination or
+ * ended a failed probation (e->phase, e->winner and e->reverts tell which). */
 int orth_sel_record(struct orth_sel *s, struct orth_entry *e, int c, double bytes, double time);
 /* after a call of e that home ran (its pick): how many of the next calls
  * may run home without their per-call reduction (a quiet run: their

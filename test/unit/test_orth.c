@@ -800,6 +800,83 @@ END_TEST
 /* the run's length: the whole run (kmax) while home is the chosen winner;
  * none in an examination's own turns nor for another winner; while a trial
  * waits for the budget, the calls until it is affordable, less one */
+/* an examination of a read pattern where candidate 1 (0.10 s/MB) beats home
+ * (0.11); returns the entry, chosen */
+static struct orth_entry *read_exam(struct orth_sel *s, struct orth_sig *sig)
+{
+    double t[2] = { 0.11, 0.10 };
+    orth_sel_init(s, 2, 3, 0.15);
+    *sig = sig_of(1 << 20);
+    sig->is_write = 0;
+    for (int i = 0; i < 6; i++)
+        ck_assert_int_eq(call(s, sig, t, NULL), i % 2);
+    struct orth_entry *e = orth_sel_entry(s, sig);
+    ck_assert_int_eq(e->phase, ORTH_CHOSEN);
+    ck_assert_int_eq(e->winner, 1);
+    return e;
+}
+
+/* a read winner that runs slower than home on its own calls (it won trials
+ * that read what home's read-ahead brought in) is taken back after its
+ * probation, and sits out later examinations */
+START_TEST(read_winner_fails_probation)
+{
+    struct orth_sel s;
+    struct orth_sig sig;
+    struct orth_entry *e = read_exam(&s, &sig);
+    ck_assert_int_gt(e->probation, 0);
+    double slow[2] = { 0.11, 0.13 };
+    int changed = 0, n = 0;
+    while (!changed) {
+        ck_assert_int_eq(call(&s, &sig, slow, &changed), 1);
+        ck_assert_int_le(++n, 6);
+    }
+    ck_assert_int_eq(n, 6);
+    e = orth_sel_entry(&s, &sig);
+    ck_assert_int_eq(e->phase, ORTH_CHOSEN);
+    ck_assert_int_eq(e->winner, 0);
+    ck_assert_int_eq(e->reverts, 1);
+    ck_assert_int_eq(e->probation, 0);
+    ck_assert(e->prob_why[0] < e->prob_why[1]);
+    for (int i = 0; i < 40; i++)
+        ck_assert_int_eq(call(&s, &sig, slow, NULL), 0);
+    /* a later examination (home slowed down) leaves candidate 1 out */
+    double home_bad[2] = { 0.5, 0.13 };
+    for (int i = 0; i < 60; i++)
+        ck_assert_int_eq(call(&s, &sig, home_bad, NULL), 0);
+    ck_assert_int_eq(orth_sel_entry(&s, &sig)->reverts, 1);
+}
+END_TEST
+
+/* a read winner as fast on its own calls as in its trials keeps the pattern;
+ * a write winner has no probation */
+START_TEST(read_winner_passes_probation_writes_have_none)
+{
+    struct orth_sel s;
+    struct orth_sig sig;
+    struct orth_entry *e = read_exam(&s, &sig);
+    double same[2] = { 0.11, 0.10 };
+    for (int i = 0; i < 30; i++)
+        ck_assert_int_eq(call(&s, &sig, same, NULL), 1);
+    e = orth_sel_entry(&s, &sig);
+    ck_assert_int_eq(e->reverts, 0);
+    ck_assert_int_eq(e->probation, 0);
+    /* the same examination on a write pattern */
+    double t[2] = { 0.11, 0.10 };
+    orth_sel_init(&s, 2, 3, 0.15);
+    sig = sig_of(1 << 20);
+    for (int i = 0; i < 6; i++)
+        call(&s, &sig, t, NULL);
+    e = orth_sel_entry(&s, &sig);
+    ck_assert_int_eq(e->winner, 1);
+    ck_assert_int_eq(e->probation, 0);
+    double slow[2] = { 0.11, 0.13 };
+    for (int i = 0; i < 6; i++)
+        call(&s, &sig, slow, NULL);
+    ck_assert_int_eq(orth_sel_entry(&s, &sig)->reverts, 0);
+}
+END_TEST
+
 START_TEST(quiet_run_length)
 {
     struct orth_sel s;
@@ -1039,6 +1116,8 @@ Suite *orth_suite(void)
     tcase_add_test(tc, faster_candidate_goes_on_at_once);
     tcase_add_test(tc, quiet_runs_keep_the_decisions);
     tcase_add_test(tc, quiet_run_length);
+    tcase_add_test(tc, read_winner_fails_probation);
+    tcase_add_test(tc, read_winner_passes_probation_writes_have_none);
     tcase_add_test(tc, alternating_patterns_never_run_quietly);
     tcase_add_test(tc, desc_place_individual_moves_by_whole_extents);
     tcase_add_test(tc, desc_place_explicit_counts_etypes);
