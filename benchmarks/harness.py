@@ -232,9 +232,9 @@ def config_order(cfg, rep, point):
     """The configs in the order one rep runs them at one sweep point: shuffled
     (seeded by rep and point, so a rerun repeats it) unless cfg["order"] is
     "fixed".  A fixed order puts each config after the same neighbour every
-    rep: on this machine a cold read right after a disk_first run was
-    0.17-0.24 s where it was 0.16-0.27 s after stock (session 11), a bias the
-    medians cannot see."""
+    rep, and cold reads here depend on what ran before (page cache,
+    read-ahead, writeback): in the Orthrus sweeps enable always followed
+    disk_first.  Shuffled, such an effect shows as spread, not as a bias."""
     configs = list(cfg["configs"])
     if cfg.get("order", "shuffle") == "fixed":
         return configs
