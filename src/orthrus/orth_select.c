@@ -204,6 +204,18 @@ void orth_sel_adopt(struct orth_sel *s, const struct orth_sig *sig, int w, const
     memcpy(e->tput, tput, s->ncand * sizeof(double));
     chosen(e, w);
     e->adopted = 1;
+    /* a saved read winner was measured on another run's page cache: home
+     * runs the first calls (its rate), then the winner is on probation */
+    if (!sig->is_write && w != s->home) {
+        e->baseline = ORTH_TRIM_FROM;
+        e->cur = e->run = s->home;
+    }
+}
+
+static void start_probation(struct orth_entry *e)
+{
+    e->probation = ORTH_PROBATION;
+    memset(&e->prob, 0, sizeof(e->prob));
 }
 
 /* the examination is over: the highest throughput among the candidates not
@@ -224,10 +236,8 @@ static void choose(struct orth_sel *s, struct orth_entry *e)
     e->backoff = best != prev ? 0 : e->backoff < ORTH_MAX_BACKOFF ? e->backoff + 1 : e->backoff;
     chosen(e, best);
     e->exams++;
-    if (!e->sig.is_write && best != h && e->ref.n >= ORTH_TRIM_FROM) {
-        e->probation = ORTH_PROBATION;
-        memset(&e->prob, 0, sizeof(e->prob));
-    }
+    if (!e->sig.is_write && best != h && e->ref.n >= ORTH_TRIM_FROM)
+        start_probation(e);
 }
 
 /* a probation call of e's winner; returns 1 when it ended the probation
@@ -370,6 +380,13 @@ int orth_sel_record(struct orth_sel *s, struct orth_entry *e, int c, double byte
         add_call(&e->ref, bytes, time);
     if (e->phase == ORTH_EXAMINING)
         return examine(s, e, c, bytes, time);
+    if (e->baseline > 0) {      /* a saved read winner waits for home's rate */
+        if (c == s->home && --e->baseline == 0) {
+            e->cur = e->run = e->winner;
+            start_probation(e);
+        }
+        return 0;
+    }
     /* a quiet call (home ran it without a reduction) of a pattern whose
      * winner is another candidate says nothing about the winner */
     if (c != e->cur)
@@ -399,7 +416,7 @@ void orth_sel_stray(struct orth_sel *s, struct orth_entry *e)
 int orth_sel_quiet(const struct orth_sel *s, const struct orth_entry *e, int kmax)
 {
     kmax = kmax < s->streak ? kmax : (int) s->streak;
-    if (kmax <= 0 || e->run != s->home || !steady(s, e))
+    if (kmax <= 0 || e->run != s->home || !steady(s, e) || e->baseline > 0)
         return 0;
     if (e->phase == ORTH_CHOSEN)
         return kmax;
@@ -438,7 +455,7 @@ int64_t orth_sel_digest(const struct orth_sel *s)
     for (int i = 0; i < s->nsig; i++) {
         const struct orth_entry *e = &s->sigs[i];
         int64_t v[] = { e->sig.bytes, e->sig.nreqs, e->phase, e->cur, e->run, e->trial, e->winner,
-            e->mon.n, e->calls, (int64_t) e->last_use, e->backoff, e->probation, e->reverts,
+            e->mon.n, e->calls, (int64_t) e->last_use, e->backoff, e->probation, e->reverts, e->baseline,
             e->lost[0] | e->lost[1] << 8 | e->lost[2] << 16 | (int64_t) e->lost[3] << 24
         };
         for (size_t k = 0; k < sizeof(v) / sizeof(v[0]); k++)

@@ -56,6 +56,8 @@ struct orth_entry {
      * ORTH_PROBATION calls in a row (orth_select.c), kept only when they beat
      * home's rate over all its calls */
     int probation;              /* probation calls left (0: none running) */
+    int baseline;               /* a saved read winner other than home: home's calls
+                                 * left before the winner's probation */
     struct orth_window prob;    /* the probation's calls */
     int64_t reverts;            /* winners that failed their probation */
     double prob_why[2];         /* the last failed probation: its rate, home's rate */

@@ -161,7 +161,9 @@ PY
 }
 run per-call-log log_case
 
-# the table saved across runs: the second run pays no examination
+# the table saved across runs: the second run pays no examination; a saved
+# read winner other than two_phase runs after two_phase's first 3 calls (its
+# rate for the winner's probation), a saved write winner from the first call
 table_case() {
     rm -f "$out/tbl"
     seq table1 3 0 "romio_orthrus_table $out/tbl" || return 1
@@ -179,9 +181,15 @@ for l in open(sys.argv[1]):
 rows = list(csv.DictReader(open(sys.argv[2])))
 for key, winner in saved.items():
     mine = [r for r in rows if (r["op"], r["bytes"]) == key]
-    # the saved winner runs from the first call: no examination first
-    assert [r["candidate"] for r in mine[:3]] == [winner] * 3, (key, winner, mine[:3])
-    assert all(r["phase"] == "chosen" for r in mine[:3]), mine[:3]
+    # no examination first
+    assert all(r["phase"] == "chosen" for r in mine[:7]), mine[:7]
+    ran = [r["candidate"] for r in mine[:7]]
+    if key[0] == "read" and winner != "two_phase":
+        # two_phase's 3 baseline calls, then the winner (a call may be a
+        # stray: run by the previous pattern's riding winner)
+        assert ran.count("two_phase") >= 3 and ran[-2:] == [winner] * 2, (key, winner, ran)
+    else:
+        assert ran[:3] == [winner] * 3, (key, winner, ran)
 print(saved)
 PY
 }
@@ -207,7 +215,9 @@ ride_case() {
         unset ROMIO_XT_ORTHRUS_TEST_BIG
         [ $rc -eq 0 ] && orth_json "$out/ride$big.json" "
 print([(s['riding_calls'], s['stray_calls'], s['reductions'], s['runs']) for s in secs])
-assert all(s['riding_calls'] >= 3 and s['stray_calls'] >= 1 for s in secs), secs
+# a saved read winner rides after two_phase's 3 baseline calls
+reads = lambda s: any(e['op'] == 'read' and e['calls'] for e in s['signatures'])
+assert all(s['riding_calls'] >= (2 if reads(s) else 3) and s['stray_calls'] >= 1 for s in secs), secs
 assert all(sum(s['runs'].values()) == sum(e['calls'] for e in s['signatures']) for s in secs), secs" || return 1
     done
 }

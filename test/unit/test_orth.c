@@ -877,6 +877,43 @@ START_TEST(read_winner_passes_probation_writes_have_none)
 }
 END_TEST
 
+/* a saved read winner other than home: home runs the first calls, then the
+ * winner is on probation against home's rate; a saved write winner runs at once */
+START_TEST(saved_read_winner_proves_itself)
+{
+    struct orth_sel s;
+    struct orth_sig sig = sig_of(1 << 20);
+    double tput[2] = { 1e7, 2e7 }, slow[2] = { 0.11, 0.13 }, fast[2] = { 0.11, 0.05 };
+    sig.is_write = 0;
+    orth_sel_init(&s, 2, 3, 0.15);
+    orth_sel_adopt(&s, &sig, 1, tput);
+    for (int i = 0; i < 3; i++) {
+        ck_assert_int_eq(call(&s, &sig, slow, NULL), 0);
+        ck_assert_int_eq(orth_sel_quiet(&s, orth_sel_entry(&s, &sig), 16), 0);
+    }
+    int changed = 0;
+    for (int i = 0; i < 6; i++)
+        ck_assert_int_eq(call(&s, &sig, slow, &changed), 1);
+    ck_assert_int_eq(changed, 1);
+    struct orth_entry *e = orth_sel_entry(&s, &sig);
+    ck_assert_int_eq(e->winner, 0);
+    ck_assert_int_eq(e->reverts, 1);
+    /* as fast as saved: kept */
+    orth_sel_init(&s, 2, 3, 0.15);
+    orth_sel_adopt(&s, &sig, 1, tput);
+    for (int i = 0; i < 3; i++)
+        ck_assert_int_eq(call(&s, &sig, fast, NULL), 0);
+    for (int i = 0; i < 20; i++)
+        ck_assert_int_eq(call(&s, &sig, fast, NULL), 1);
+    ck_assert_int_eq(orth_sel_entry(&s, &sig)->reverts, 0);
+    /* a write winner from the table runs from the first call */
+    sig.is_write = 1;
+    orth_sel_init(&s, 2, 3, 0.15);
+    orth_sel_adopt(&s, &sig, 1, tput);
+    ck_assert_int_eq(call(&s, &sig, slow, NULL), 1);
+}
+END_TEST
+
 START_TEST(quiet_run_length)
 {
     struct orth_sel s;
@@ -1118,6 +1155,7 @@ Suite *orth_suite(void)
     tcase_add_test(tc, quiet_run_length);
     tcase_add_test(tc, read_winner_fails_probation);
     tcase_add_test(tc, read_winner_passes_probation_writes_have_none);
+    tcase_add_test(tc, saved_read_winner_proves_itself);
     tcase_add_test(tc, alternating_patterns_never_run_quietly);
     tcase_add_test(tc, desc_place_individual_moves_by_whole_extents);
     tcase_add_test(tc, desc_place_explicit_counts_etypes);
