@@ -40,7 +40,10 @@
  * and look faster than the candidate runs on its own (session 11, Matrix
  * 64 KiB x 120 reads: core_first trials won, then ran at 0.13-0.37 ms a call
  * against two_phase's 0.18); the cost of such a candidate shows only over
- * calls in a row.  Writes keep their winners (no read-ahead to borrow). */
+ * calls in a row.  The other candidates' trials of that examination borrowed
+ * the same read-ahead: they sit out too (else a re-examination picked the
+ * next one, which failed its probation in turn).  Writes keep their winners
+ * (no read-ahead to borrow). */
 #define ORTH_PROBATION 6
 
 /* adds one call to a window, remembering its slowest call */
@@ -253,7 +256,9 @@ static int probation(struct orth_sel *s, struct orth_entry *e, double bytes, dou
     e->prob_why[0] = mine;
     e->prob_why[1] = home;
     e->reverts++;
-    e->lost[e->winner] = ORTH_MAX_LOST;
+    /* the other candidates' trials borrowed the same read-ahead: all sit out */
+    for (int c = 0; c < s->ncand; c++)
+        e->lost[c] = c == s->home ? e->lost[c] : ORTH_MAX_LOST;
     e->tput[s->home] = home > e->tput[s->home] ? home : e->tput[s->home];
     chosen(e, s->home);
     return 1;

@@ -845,6 +845,19 @@ START_TEST(read_winner_fails_probation)
     for (int i = 0; i < 60; i++)
         ck_assert_int_eq(call(&s, &sig, home_bad, NULL), 0);
     ck_assert_int_eq(orth_sel_entry(&s, &sig)->reverts, 1);
+    /* 3 candidates: one failed probation bars the other's trials as well */
+    double t3[3] = { 0.11, 0.10, 0.105 }, slow3[3] = { 0.11, 0.13, 0.09 };
+    orth_sel_init(&s, 3, 3, 0.15);
+    sig = sig_of(1 << 20);
+    sig.is_write = 0;
+    for (int i = 0; i < 9; i++)
+        call(&s, &sig, t3, NULL);
+    ck_assert_int_eq(orth_sel_entry(&s, &sig)->winner, 1);
+    for (int i = 0; i < 6; i++)
+        ck_assert_int_eq(call(&s, &sig, slow3, NULL), 1);
+    double home_bad3[3] = { 0.5, 0.13, 0.09 };
+    for (int i = 0; i < 60; i++)
+        ck_assert_int_eq(call(&s, &sig, home_bad3, NULL), 0);
 }
 END_TEST
 
