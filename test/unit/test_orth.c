@@ -800,14 +800,14 @@ END_TEST
 /* the run's length: the whole run (kmax) while home is the chosen winner;
  * none in an examination's own turns nor for another winner; while a trial
  * waits for the budget, the calls until it is affordable, less one */
-/* an examination of a read pattern where candidate 1 (0.10 s/MB) beats home
- * (0.11); returns the entry, chosen */
-static struct orth_entry *read_exam(struct orth_sel *s, struct orth_sig *sig)
+/* an examination of a read (or write) pattern where candidate 1 (0.10 s/MB)
+ * beats home (0.11); returns the entry, chosen */
+static struct orth_entry *exam_won_by_1(struct orth_sel *s, struct orth_sig *sig, int is_write)
 {
     double t[2] = { 0.11, 0.10 };
     orth_sel_init(s, 2, 3, 0.15);
     *sig = sig_of(1 << 20);
-    sig->is_write = 0;
+    sig->is_write = is_write;
     for (int i = 0; i < 6; i++)
         ck_assert_int_eq(call(s, sig, t, NULL), i % 2);
     struct orth_entry *e = orth_sel_entry(s, sig);
@@ -823,7 +823,7 @@ START_TEST(read_winner_fails_probation)
 {
     struct orth_sel s;
     struct orth_sig sig;
-    struct orth_entry *e = read_exam(&s, &sig);
+    struct orth_entry *e = exam_won_by_1(&s, &sig, 0);
     ck_assert_int_gt(e->probation, 0);
     double slow[2] = { 0.11, 0.13 };
     int changed = 0, n = 0;
@@ -867,7 +867,7 @@ START_TEST(read_winner_passes_probation_writes_have_none)
 {
     struct orth_sel s;
     struct orth_sig sig;
-    struct orth_entry *e = read_exam(&s, &sig);
+    struct orth_entry *e = exam_won_by_1(&s, &sig, 0);
     double same[2] = { 0.11, 0.10 };
     for (int i = 0; i < 30; i++)
         ck_assert_int_eq(call(&s, &sig, same, NULL), 1);
@@ -875,13 +875,7 @@ START_TEST(read_winner_passes_probation_writes_have_none)
     ck_assert_int_eq(e->reverts, 0);
     ck_assert_int_eq(e->probation, 0);
     /* the same examination on a write pattern */
-    double t[2] = { 0.11, 0.10 };
-    orth_sel_init(&s, 2, 3, 0.15);
-    sig = sig_of(1 << 20);
-    for (int i = 0; i < 6; i++)
-        call(&s, &sig, t, NULL);
-    e = orth_sel_entry(&s, &sig);
-    ck_assert_int_eq(e->winner, 1);
+    e = exam_won_by_1(&s, &sig, 1);
     ck_assert_int_eq(e->probation, 0);
     double slow[2] = { 0.11, 0.13 };
     for (int i = 0; i < 6; i++)
