@@ -208,12 +208,16 @@ static int ob_run(const struct ob_pattern *p, const char *path, int calls, int s
     MPI_Comm_rank(MPI_COMM_WORLD, &rank);
     MPI_Comm_size(MPI_COMM_WORLD, &nprocs);
     ob_calls_init(&oc);
+    /* ORTH_BENCH_PHASES=write|read: one phase only (read: a file an earlier
+     * run wrote and kept); ORTH_BENCH_KEEP=1: the file stays */
+    const char *ph = getenv("ORTH_BENCH_PHASES"), *keep = getenv("ORTH_BENCH_KEEP");
     for (int is_write = 1; is_write >= 0; is_write--)
-        errors += ob_phase(p, path, is_write, calls, skip, rank, nprocs, &oc);
+        if (!ph || !strcmp(ph, is_write ? "write" : "read"))
+            errors += ob_phase(p, path, is_write, calls, skip, rank, nprocs, &oc);
     MPI_Allreduce(&errors, &total, 1, MPI_INT, MPI_SUM, MPI_COMM_WORLD);
     if (rank == 0 && total)
         fprintf(stderr, "%s: %d mismatches\n", path, total);
-    if (rank == 0)
+    if (rank == 0 && !(keep && !strcmp(keep, "1")) && !(ph && !strcmp(ph, "write")))
         unlink(path);
     return total ? 1 : 0;
 }

@@ -7,7 +7,8 @@ Every rep runs each workload's configs in a fresh random order.  Each run
 writes its file, then reads it cold (matrix.c / noncontig.c).
 
 usage: /usr/bin/python3 reads_ab.py --prefix PREFIX --out DIR [--work DIR] [--reps N]
-                   [--old-lib DIR] [WORKLOAD...]
+                   [--old-lib DIR] [--configs stock,core_first,core_first_old,...]
+                   [WORKLOAD...]
 workloads: mx4k mx64k (Matrix, 120 calls), mx1m (Matrix 1 MiB, 60 calls),
            nc16k nc1k (Noncontig, 100 calls of 4 MiB); default all.
 Output: DIR/reads-ab.csv (one row per run and phase), DIR/reads-ab.md
@@ -53,7 +54,7 @@ def run(args, bins, work, wl, config, hints_dir):
                ROMIO_HINTS=os.path.join(hints_dir, config))
     for k in ("ROMIO_XT_STATS", "ROMIO_XT_STATS_FILE"):
         env.pop(k, None)
-    if config == "enable_old":
+    if config.endswith("_old"):
         env["LD_LIBRARY_PATH"] = args.old_lib
     cmd = [os.path.join(args.prefix, "bin", "mpiexec"), "-n", "2", os.path.join(bins, prog),
            work] + wargs
@@ -126,6 +127,9 @@ def main():
     p.add_argument("--work")
     p.add_argument("--reps", type=int, default=16)
     p.add_argument("--old-lib")
+    p.add_argument("--configs", help="comma-separated configs (stock first; NAME_old: NAME "
+                   "on --old-lib); default stock,stock2,core_first,disk_first,enable"
+                   "[,enable_old]")
     p.add_argument("workloads", nargs="*", default=list(WORKLOADS))
     args = p.parse_args()
     os.makedirs(args.out, exist_ok=True)
@@ -134,6 +138,9 @@ def main():
     hints_dir = os.path.join(args.out, "hints")
     os.makedirs(hints_dir, exist_ok=True)
     configs = dict(CONFIGS, **({"enable_old": CONFIGS["enable"]} if args.old_lib else {}))
+    if args.configs:
+        configs = {c: CONFIGS[c[:-4] if c.endswith("_old") else c]
+                   for c in args.configs.split(",")}
     for c, text in configs.items():
         with open(os.path.join(hints_dir, c), "w") as f:
             f.write(text)

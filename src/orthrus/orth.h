@@ -62,6 +62,7 @@ struct orth_pending {
     struct orth_entry *e;
     int pick;                   /* rotation index run */
     double bytes, t_local, t_end;
+    double io_local;            /* this process's time in file reads during the call */
     int64_t no;                 /* call number since open */
 };
 
@@ -107,6 +108,7 @@ struct orth_state {
     int64_t rounds;             /* exchange rounds run by core_first/disk_first */
     int64_t moved[3];           /* their bytes: in place, in messages, copied (orth_xchg.c) */
     double t_open;
+    double io;                  /* seconds in the layer below's contiguous reads, so far */
     FILE *log;                  /* rank 0: romio_orthrus_log, or NULL */
     int rotation[ORTH_MAX_CAND];        /* indices into orth_cands */
     int forced;                 /* index into orth_cands, or -1 */

@@ -128,15 +128,19 @@ static void fill_record(const struct orth_state *st, int64_t *loc)
 {
     const struct orth_pending *p = &st->pend;
     loc[ORTH_R_TIME_NS] = p->active ? (int64_t) (p->t_local * 1e9) : 0;
+    loc[ORTH_R_IO_NS] = p->active ? (int64_t) (p->io_local * 1e9) : 0;
     loc[ORTH_R_CAND_MIN] = loc[ORTH_R_CAND_MAX] = p->active ? p->pick : -1;
     loc[ORTH_R_DIGEST_MIN] = loc[ORTH_R_DIGEST_MAX] = orth_sel_digest(&st->sel);
     loc[ORTH_R_ERR] = 0;
 }
 
-/* records call p, run in secs (slowest rank), in the selection and the log */
-static void record(struct orth_state *st, const struct orth_pending *p, double secs)
+/* records call p, run in secs (slowest rank) with io_ns in file reads (the
+ * slowest reader's), in the selection and the log */
+static void record(struct orth_state *st, const struct orth_pending *p, double secs,
+                   int64_t io_ns)
 {
     int was = p->e->phase;
+    orth_sel_io(&st->sel, p->e, p->pick, (double) io_ns * 1e-9, secs);
     int event = orth_sel_record(&st->sel, p->e, p->pick, p->bytes, secs);
     orth_log_call(st, p, secs, was, event);
 }
@@ -188,7 +192,7 @@ static void replay(ADIO_File fd, struct orth_state *st, int64_t (*r)[ORTH_R_N], 
             .pick = st->sel.home,.bytes = (double) sig.bytes,.t_end = q->t_end[1 + i],
             .no = q->first + i
         };
-        record(st, &p, (double) r[i][ORTH_R_TIME_NS] * 1e-9);
+        record(st, &p, (double) r[i][ORTH_R_TIME_NS] * 1e-9, r[i][ORTH_R_IO_NS]);
     }
 }
 
@@ -204,7 +208,7 @@ void orth_reduce(ADIO_File fd, struct orth_state *st, int64_t *sum0)
     if (orth_red_disagree(sum[0]))
         disagreement(fd, st);
     if (st->pend.active)
-        record(st, &st->pend, (double) sum[0][ORTH_R_TIME_NS] * 1e-9);
+        record(st, &st->pend, (double) sum[0][ORTH_R_TIME_NS] * 1e-9, sum[0][ORTH_R_IO_NS]);
     st->pend.active = 0;
     replay(fd, st, sum + 1, n);
     memcpy(sum0, sum[0], sizeof(sum[0]));
@@ -219,6 +223,7 @@ void orth_ride_end(struct orth_call *c, int *err)
     r[ORTH_R_TIME_NS] = (int64_t) ((t_end - q->t0) * 1e9);
     r[ORTH_R_CAND_MIN] = r[ORTH_R_CAND_MAX] = q->ride;
     r[ORTH_R_DIGEST_MIN] = r[ORTH_R_DIGEST_MAX] = orth_sel_digest(&st->sel);
+    r[ORTH_R_IO_NS] = 0;         /* not home's call: its reads do not count */
     r[ORTH_R_ERR] = *err != MPI_SUCCESS;
     MPI_Allreduce(r, sum, 1, st->rec, st->op, c->fd->comm);
     if (sum[ORTH_R_ERR] && *err == MPI_SUCCESS)
@@ -247,7 +252,7 @@ void orth_ride_end(struct orth_call *c, int *err)
         q->ride = -1;
         return;
     }
-    record(st, &p, secs);
+    record(st, &p, secs, 0);
     if (e->phase != ORTH_CHOSEN || e->cur != q->ride)
         q->ride = -1;           /* re-examined */
 }
@@ -286,6 +291,7 @@ static void parse_candidates(ADIO_File fd, struct orth_state *st)
     for (int c = 0; c < n; c++)
         home = st->rotation[c] == ORTH_two_phase ? c : home;
     orth_sel_budget(&st->sel, xt_hint(fd, XT_H_ORTH_BUDGET)->d, home);
+    orth_sel_io_bound(&st->sel, xt_hint(fd, XT_H_ORTH_IO_BOUND)->d);
 }
 
 int orth_open(ADIO_File fd, void *state)
@@ -351,6 +357,8 @@ static void report_entry(const struct orth_state *st, const struct orth_entry *e
         xt_json_num(j, "runner_up_examination_throughput", e->why[2]);
         xt_json_close(j);
     }
+    if (!e->sig.is_write && e->io_share >= 0)    /* home's last block of calls: reads' share */
+        xt_json_num(j, "home_read_share", e->io_share);
     if (e->reverts) {           /* read winners that lost their probation to two_phase */
         xt_json_int(j, "probation_reverts", e->reverts);
         xt_json_open(j, "last_revert", '{');
@@ -387,6 +395,7 @@ void orth_report(ADIO_File fd, void *state, struct xt_json *j)
     xt_json_int(j, "stock_calls", st->bypassed);
     xt_json_num(j, "budget", st->sel.budget);
     xt_json_int(j, "deferred_trials", st->sel.deferred);
+    xt_json_int(j, "io_bound_waits", st->sel.io_waits);
     xt_json_num(j, "trial_seconds_lost", st->sel.spent);
     xt_json_num(j, "trial_cost", st->sel.trial_cost);
     xt_json_int(j, "skipped_trials", st->sel.skipped);

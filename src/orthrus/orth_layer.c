@@ -196,10 +196,11 @@ static int quiet_call(ADIO_File fd, struct orth_call *c, int *err)
     q->is_write[1 + q->n] = c->is_write;
     q->left--;
     st->quiet_calls++;
-    double t0 = xt_now();
+    double t0 = xt_now(), io0 = st->io;
     orth_two_phase(c, err);
     q->t_end[1 + q->n] = xt_now();
     r[ORTH_R_TIME_NS] = (int64_t) ((q->t_end[1 + q->n] - t0) * 1e9);
+    r[ORTH_R_IO_NS] = (int64_t) ((st->io - io0) * 1e9);
     q->n++;
     return 1;
 }
@@ -300,7 +301,7 @@ static void run_call(ADIO_File fd, struct orth_call *c, int *err)
         vb_exchange(fd, vb_of(fd), 1);
     if (own)
         xt_coll_notify(fd, XT_LAYER_orth, &xc, 0);
-    double t0 = st->quiet.t0 = xt_now();
+    double t0 = st->quiet.t0 = xt_now(), io0 = st->io;
     if (big)
         run_big(c, cand, err);
     else
@@ -314,6 +315,7 @@ static void run_call(ADIO_File fd, struct orth_call *c, int *err)
         .bytes = (double) sig.bytes,.t_end = xt_now(),.no = st->ncalls
     };
     st->pend.t_local = st->pend.t_end - t0;
+    st->pend.io_local = st->io - io0;
 }
 
 static void coll(ADIO_File fd, void *buf, int count, MPI_Datatype dt, int fpt,
@@ -347,8 +349,21 @@ static void ADIOI_ORTH_ReadStridedColl(ADIO_File fd, void *buf, int count, MPI_D
     coll(fd, buf, count, dt, fpt, off, status, err, 0);
 }
 
+/* the layer below's contiguous reads (two-phase's file-domain reads among
+ * them), timed: a read pattern's trials wait while home's calls are
+ * I/O-bound (orth_select.c) */
+static void ADIOI_ORTH_ReadContig(ADIO_File fd, void *buf, int count, MPI_Datatype dt, int fpt,
+                                  ADIO_Offset off, ADIO_Status *status, int *err)
+{
+    struct orth_state *st = xt_state(fd, XT_LAYER_orth);
+    double t0 = xt_now();
+    xt_lower(fd, XT_LAYER_orth)->ADIOI_xxx_ReadContig(fd, buf, count, dt, fpt, off, status, err);
+    st->io += xt_now() - t0;
+}
+
 static const ADIOI_Fns orth_ops = {
     .ADIOI_xxx_ReadStridedColl = ADIOI_ORTH_ReadStridedColl,
+    .ADIOI_xxx_ReadContig = ADIOI_ORTH_ReadContig,
     .ADIOI_xxx_WriteStridedColl = ADIOI_ORTH_WriteStridedColl,
     /* view_based's consistency guards (orth_vb_layer.c) */
     .ADIOI_xxx_WriteContig = vb_WriteContig,

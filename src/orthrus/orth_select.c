@@ -46,6 +46,19 @@
  * (no read-ahead to borrow). */
 #define ORTH_PROBATION 6
 
+/* A read pattern's trials wait while home's calls spend at least a share
+ * (romio_orthrus_read_io_bound, default 0.5) of their time in the file
+ * system's reads (ROMIO's contiguous reads, the slowest reader's), measured
+ * over blocks of ORTH_IO_CALLS home calls (the pattern's first call, cold and
+ * with first-use costs, left out).  The other candidates read the same bytes
+ * in more, smaller requests from more processes at once: they can only save
+ * the rest of the call, and on a cold file here they lose the read-ahead
+ * (session 12: stock's cold reads spend 0.57-0.74 of their time in reads on
+ * Matrix 64 KiB-1 MiB and Noncontig, where forced core_first and disk_first
+ * ran at 0.45-0.9x; 0.15 on Matrix 4 KiB, where core_first ran at 2.4x).
+ * A cold file's first calls are I/O-bound everywhere (read-ahead starts up),
+ * so this waits block by block instead of deciding once. */
+
 /* adds one call to a window, remembering its slowest call */
 static void add_call(struct orth_window *w, double b, double t)
 {
@@ -82,7 +95,13 @@ void orth_sel_init(struct orth_sel *s, int ncand, int trials, double threshold)
     s->trials = trials < 1 ? 1 : trials;
     s->threshold = threshold;
     s->trial_cost = ORTH_TRIAL_COST;
+    s->io_bound = 0.5;
     s->last = -1;
+}
+
+void orth_sel_io_bound(struct orth_sel *s, double share)
+{
+    s->io_bound = share;
 }
 
 void orth_sel_budget(struct orth_sel *s, double budget, int home)
@@ -149,6 +168,14 @@ static void start_examination(const struct orth_sel *s, struct orth_entry *e)
     e->cur = e->run = next_candidate(s, e, -1);
 }
 
+/* a trial of e waits for home's reads: a read pattern in examination whose
+ * last block of home calls was I/O-bound, or not measured yet */
+static int io_waiting(const struct orth_sel *s, const struct orth_entry *e)
+{
+    return s->io_bound < 1 && !e->sig.is_write && e->phase == ORTH_EXAMINING &&
+        e->cur != s->home && (e->io_share < 0 || e->io_share >= s->io_bound);
+}
+
 struct orth_entry *orth_sel_entry(struct orth_sel *s, const struct orth_sig *sig)
 {
     struct orth_entry *e = NULL;
@@ -169,10 +196,11 @@ struct orth_entry *orth_sel_entry(struct orth_sel *s, const struct orth_sig *sig
         memset(e, 0, sizeof(*e));
         e->sig = *sig;
         e->winner = -1;
+        e->io_share = -1;
         start_examination(s, e);
     }
     e->last_use = s->clock;
-    e->run = orth_sel_affordable(s, e) ? e->cur : s->home;
+    e->run = orth_sel_affordable(s, e) && !io_waiting(s, e) ? e->cur : s->home;
     if (e - s->sigs != s->last) {
         s->longest = s->streak > s->longest ? s->streak : s->longest;
         s->streak = 0;
@@ -335,6 +363,7 @@ static int examine(struct orth_sel *s, struct orth_entry *e, int c, double bytes
             add_call(&e->exam[c], bytes, time);
         }
         s->deferred++;
+        s->io_waits += io_waiting(s, e);
         return 0;
     }
     if (c != s->home && s->budget > 0)
@@ -376,6 +405,19 @@ static int monitor(struct orth_sel *s, struct orth_entry *e, double bytes, doubl
     e->lost[e->winner] += e->winner != s->home;
     start_examination(s, e);
     return 1;
+}
+
+void orth_sel_io(struct orth_sel *s, struct orth_entry *e, int c, double io, double time)
+{
+    if (c != s->home || e->calls == 0 || e->sig.is_write)
+        return;
+    e->io_read += io;
+    e->io_time += time;
+    if (++e->io_n < ORTH_IO_CALLS)
+        return;
+    e->io_share = e->io_time > 0 ? e->io_read / e->io_time : 0;
+    e->io_read = e->io_time = 0;
+    e->io_n = 0;
 }
 
 int orth_sel_record(struct orth_sel *s, struct orth_entry *e, int c, double bytes, double time)
@@ -425,6 +467,10 @@ int orth_sel_quiet(const struct orth_sel *s, const struct orth_entry *e, int kma
         return 0;
     if (e->phase == ORTH_CHOSEN)
         return kmax;
+    if (io_waiting(s, e)) {     /* until home's next block of reads is measured */
+        int left = ORTH_IO_CALLS - e->io_n;
+        return e->io_share < 0 ? 0 : left < kmax ? left : kmax;
+    }
     double ref = home_time(s, e);
     if (e->cur == s->home || s->budget <= 0 || ref <= 0)
         return 0;
@@ -460,7 +506,8 @@ int64_t orth_sel_digest(const struct orth_sel *s)
     for (int i = 0; i < s->nsig; i++) {
         const struct orth_entry *e = &s->sigs[i];
         int64_t v[] = { e->sig.bytes, e->sig.nreqs, e->phase, e->cur, e->run, e->trial, e->winner,
-            e->mon.n, e->calls, (int64_t) e->last_use, e->backoff, e->probation, e->reverts, e->baseline,
+            e->mon.n, e->calls, (int64_t) e->last_use, e->backoff, e->probation, e->reverts,
+            e->baseline, e->io_share < 0 ? -1 : e->io_share >= s->io_bound, e->io_n,
             e->lost[0] | e->lost[1] << 8 | e->lost[2] << 16 | (int64_t) e->lost[3] << 24
         };
         for (size_t k = 0; k < sizeof(v) / sizeof(v[0]); k++)
@@ -482,6 +529,7 @@ void orth_red_combine(const int64_t *in, int64_t *io)
         io[k] = in[k] > io[k] ? in[k] : io[k];
     io[ORTH_R_TIME_NS] = in[ORTH_R_TIME_NS] > io[ORTH_R_TIME_NS] ? in[ORTH_R_TIME_NS]
         : io[ORTH_R_TIME_NS];
+    io[ORTH_R_IO_NS] = in[ORTH_R_IO_NS] > io[ORTH_R_IO_NS] ? in[ORTH_R_IO_NS] : io[ORTH_R_IO_NS];
     io[ORTH_R_ERR] = in[ORTH_R_ERR] > io[ORTH_R_ERR] ? in[ORTH_R_ERR] : io[ORTH_R_ERR];
 }
 

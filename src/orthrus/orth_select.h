@@ -10,6 +10,9 @@
 
 #define ORTH_MAX_CAND 4
 #define ORTH_MAX_SIG 16
+/* home's calls of a read pattern are measured in blocks of this many for the
+ * share of their time in file reads (orth_select.c, orth_sel_io_bound) */
+#define ORTH_IO_CALLS 8
 
 /* a collective call's access pattern, from allreduced values */
 struct orth_sig {
@@ -61,6 +64,12 @@ struct orth_entry {
     struct orth_window prob;    /* the probation's calls */
     int64_t reverts;            /* winners that failed their probation */
     double prob_why[2];         /* the last failed probation: its rate, home's rate */
+    /* a read pattern's trials wait while home's calls are I/O-bound
+     * (orth_select.c): home's calls in blocks of ORTH_IO_CALLS, the current
+     * block's sums (seconds in file reads, the slowest reader's; seconds in
+     * all) and the share of reads in the last full block (-1: none yet) */
+    double io_read, io_time, io_share;
+    int io_n;
     uint64_t last_use;
 };
 
@@ -79,7 +88,10 @@ struct orth_sel {
     double spent;               /* seconds the trials took beyond home's rate (< 0: gained) */
     double trial_cost;          /* a trial's estimate in home calls: 2, or the slowest trial's */
     int64_t skipped;            /* trials left out on the view's prediction (orth_sel_skip) */
-    int64_t deferred;           /* calls run by home while a trial was not affordable */
+    int64_t deferred;           /* calls run by home while a trial was not affordable
+                                 * or waited for home's reads (orth_sel_io_bound) */
+    int64_t io_waits;           /* of those, calls whose trial waited for home's reads */
+    double io_bound;            /* the share of home's time in reads that makes them wait */
     uint64_t clock;
     int64_t evictions;
     /* the pattern of the latest calls: its entry's index (-1: none; an index,
@@ -93,6 +105,9 @@ struct orth_sel {
 void orth_sel_init(struct orth_sel *s, int ncand, int trials, double threshold);
 /* sets the regret bound (0: none) and the home candidate (rotation index) */
 void orth_sel_budget(struct orth_sel *s, double budget, int home);
+/* a read pattern's trials wait while home's calls spend at least this share
+ * of their time in file reads (>= 1: never; default 0.5) */
+void orth_sel_io_bound(struct orth_sel *s, double share);
 /* 1 when a trial of e's current candidate fits the regret bound now */
 int orth_sel_affordable(const struct orth_sel *s, const struct orth_entry *e);
 int orth_sig_equal(const struct orth_sig *a, const struct orth_sig *b);
@@ -105,6 +120,10 @@ int orth_sel_pick(const struct orth_entry *e);
  * Returns 1 when this call ended an examination, started a re-examination or
  * ended a failed probation (e->phase, e->winner and e->reverts tell which). */
 int orth_sel_record(struct orth_sel *s, struct orth_entry *e, int c, double bytes, double time);
+/* before orth_sel_record of the same call: its time in the file system's
+ * reads (the slowest reader's) and in all (the slowest rank's); only home's
+ * calls of read patterns, after the pattern's first, count */
+void orth_sel_io(struct orth_sel *s, struct orth_entry *e, int c, double io, double time);
 /* after a call of e that home ran (its pick): how many of the next calls
  * may run home without their per-call reduction (a quiet run: their
  * signatures and slowest times are reduced together with the call after the
@@ -142,6 +161,7 @@ enum { ORTH_R_NPROCS, ORTH_R_NREQS, ORTH_R_BYTES, ORTH_R_GAPS, /* summed */
     ORTH_R_TIME_NS,             /* max */
     ORTH_R_CAND_MIN, ORTH_R_DIGEST_MIN, /* min */
     ORTH_R_CAND_MAX, ORTH_R_DIGEST_MAX, /* max */
+    ORTH_R_IO_NS,               /* max: the call's time in the file system's reads */
     ORTH_R_ERR,                 /* max: a process's part failed (a call of a quiet run of
                                  * core_first/disk_first: the record rides on their
                                  * error agreement) */

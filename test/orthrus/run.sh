@@ -92,6 +92,7 @@ run stats-section stats_case
 seq() {
     local name=$1 loops=$2 skew=$3; shift 3
     { echo "romio_orthrus enable"; echo "romio_orthrus_budget 0"
+      echo "romio_orthrus_read_io_bound ${SEQ_IO_BOUND:-1}"
       for h in "$@"; do echo "$h"; done; } > "$out/$name.hints"
     rm -f "$out/$name.json"
     ROMIO_HINTS=$out/$name.hints ROMIO_XT_STATS=1 ROMIO_XT_STATS_FILE=$out/$name.json \
@@ -160,6 +161,36 @@ print(rows[:10])
 PY
 }
 run per-call-log log_case
+
+# reads wait for trials while two_phase's calls are I/O-bound: with the
+# default romio_orthrus_read_io_bound (0.5) every read pattern's first
+# 1 + 8 calls run two_phase (its reads measured), writes are examined from
+# their first calls; the stats carry the measured share and the waits
+io_bound_case() {
+    rm -f "$out/iob.csv"
+    SEQ_IO_BOUND=0.5 seq iob 4 0 "romio_orthrus_log $out/iob.csv" || return 1
+    python3 - "$out/iob.csv" <<'PY' || return 1
+import csv, sys
+rows = list(csv.DictReader(open(sys.argv[1])))
+for op in ("write", "read"):
+    sigs = set(r["signature"] for r in rows if r["op"] == op)
+    assert sigs, op
+    for sig in sigs:
+        ran = [r["candidate"] for r in rows if r["op"] == op and r["signature"] == sig]
+        assert len(ran) >= 12, ran
+        if op == "read":
+            assert ran[:9] == ["two_phase"] * 9, ran
+        else:
+            assert ran[1] != "two_phase", ran
+print(len(rows))
+PY
+    orth_json "$out/iob.json" "
+reads = [e for e in sigs if e['op'] == 'read']
+assert reads and all(0 <= e['home_read_share'] <= 1 for e in reads), reads
+assert sum(s['io_bound_waits'] for s in secs) >= 8 * len(reads) // 2, secs
+print([(e['home_read_share'], e['calls']) for e in reads])"
+}
+run io-bound-reads io_bound_case
 
 # the table saved across runs: the second run pays no examination; a saved
 # read winner other than two_phase runs after two_phase's first 3 calls (its

@@ -24,6 +24,18 @@ static int call(struct orth_sel *s, const struct orth_sig *sig, const double *ti
     return c;
 }
 
+/* as call(), with home's (candidate 0's) reads taking share of its time */
+static int call_io(struct orth_sel *s, const struct orth_sig *sig, const double *time,
+                   double share)
+{
+    struct orth_entry *e = orth_sel_entry(s, sig);
+    int c = orth_sel_pick(e);
+    double t = time[c] * sig->bytes / 1e6;
+    orth_sel_io(s, e, c, share * t, t);
+    orth_sel_record(s, e, c, (double) sig->bytes, t);
+    return c;
+}
+
 /* ncalls calls of sig; candidate c's k-th call takes t[c][k]; the entry */
 static struct orth_entry *exam(struct orth_sel *s, const struct orth_sig *sig, double t[][3],
                                int ncalls)
@@ -808,13 +820,56 @@ static struct orth_entry *exam_won_by_1(struct orth_sel *s, struct orth_sig *sig
     orth_sel_init(s, 2, 3, 0.15);
     *sig = sig_of(1 << 20);
     sig->is_write = is_write;
-    for (int i = 0; i < 6; i++)
-        ck_assert_int_eq(call(s, sig, t, NULL), i % 2);
+    /* a read's trials wait for a block of home's calls (after the first)
+     * that is not I/O-bound */
+    int wait = is_write ? 0 : ORTH_IO_CALLS;
+    for (int i = 0; i < 6 + wait; i++)
+        ck_assert_int_eq(call_io(s, sig, t, 0.2), i < 1 + wait ? 0 : (i - wait) % 2);
     struct orth_entry *e = orth_sel_entry(s, sig);
     ck_assert_int_eq(e->phase, ORTH_CHOSEN);
     ck_assert_int_eq(e->winner, 1);
     return e;
 }
+
+/* a read pattern whose home calls spend most of their time in file reads
+ * is never tried by the others (they would read the same bytes, and lose
+ * the read-ahead), and runs home quietly; when its reads stop being the
+ * bulk of home's time (read-ahead caught up), the trials start at once;
+ * writes are tried from their second call whatever the share */
+START_TEST(io_bound_reads_wait_for_trials)
+{
+    struct orth_sel s;
+    struct orth_sig sig = sig_of(1 << 20);
+    double t[2] = { 0.11, 0.05 };
+    sig.is_write = 0;
+    orth_sel_init(&s, 2, 3, 0.15);
+    orth_sel_budget(&s, 0.05, 0);
+    for (int i = 0; i < 10 * ORTH_IO_CALLS; i++)
+        ck_assert_int_eq(call_io(&s, &sig, t, 0.7), 0);
+    struct orth_entry *e = orth_sel_entry(&s, &sig);
+    ck_assert_int_eq(e->phase, ORTH_EXAMINING);
+    ck_assert_int_gt(s.io_waits, 9 * ORTH_IO_CALLS);
+    ck_assert_int_gt(orth_sel_quiet(&s, e, 16), 0);     /* no reduction per call */
+    /* the first whole block at a share of 0.3 (the block under way ends at
+     * 0.65): the next call is candidate 1's trial */
+    int n = 0;
+    while (call_io(&s, &sig, t, 0.3) == 0)
+        ck_assert_int_le(++n, 2 * ORTH_IO_CALLS);
+    ck_assert_int_gt(n, ORTH_IO_CALLS);
+    /* the same pattern as writes, I/O-bound or not: trials from call 2 (and
+     * a read with no regret bound waits all the same) */
+    struct orth_sel w;
+    sig.is_write = 1;
+    orth_sel_init(&w, 2, 3, 0.15);     /* no regret bound: nothing else defers */
+    ck_assert_int_eq(call_io(&w, &sig, t, 0.9), 0);
+    ck_assert_int_eq(call_io(&w, &sig, t, 0.9), 1);
+    ck_assert_int_eq(w.io_waits, 0);
+    sig.is_write = 0;
+    orth_sel_init(&w, 2, 3, 0.15);
+    for (int i = 0; i < 3 * ORTH_IO_CALLS; i++)
+        ck_assert_int_eq(call_io(&w, &sig, t, 0.9), 0);
+}
+END_TEST
 
 /* a read winner that runs slower than home on its own calls (it won trials
  * that read what home's read-ahead brought in) is taken back after its
@@ -850,8 +905,8 @@ START_TEST(read_winner_fails_probation)
     orth_sel_init(&s, 3, 3, 0.15);
     sig = sig_of(1 << 20);
     sig.is_write = 0;
-    for (int i = 0; i < 9; i++)
-        call(&s, &sig, t3, NULL);
+    for (int i = 0; i < 9 + ORTH_IO_CALLS; i++)
+        call_io(&s, &sig, t3, 0.2);
     ck_assert_int_eq(orth_sel_entry(&s, &sig)->winner, 1);
     for (int i = 0; i < 6; i++)
         ck_assert_int_eq(call(&s, &sig, slow3, NULL), 1);
@@ -1164,6 +1219,7 @@ Suite *orth_suite(void)
     tcase_add_test(tc, read_winner_passes_probation_writes_have_none);
     tcase_add_test(tc, saved_read_winner_proves_itself);
     tcase_add_test(tc, alternating_patterns_never_run_quietly);
+    tcase_add_test(tc, io_bound_reads_wait_for_trials);
     tcase_add_test(tc, desc_place_individual_moves_by_whole_extents);
     tcase_add_test(tc, desc_place_explicit_counts_etypes);
     tcase_add_test(tc, desc_cache_keys_on_view_pointer_phase_size);
