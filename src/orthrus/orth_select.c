@@ -48,16 +48,18 @@
 
 /* A read pattern's trials wait while home's calls spend at least a share
  * (romio_orthrus_read_io_bound, default 0.5) of their time in the file
- * system's reads (ROMIO's contiguous reads, the slowest reader's), measured
- * over blocks of ORTH_IO_CALLS home calls (the pattern's first call, cold and
- * with first-use costs, left out).  The other candidates read the same bytes
+ * system's reads (ROMIO's contiguous reads, the slowest reader's), over all
+ * home's calls of the pattern but its first (cold, with first-use costs),
+ * checked every ORTH_IO_CALLS of them: a cold read's time comes in bursts
+ * (Matrix 64 KiB: 0.1 ms calls, and every 14th one 3.6 ms: the read-ahead),
+ * so a block of 8 calls could miss them.  The other candidates read the same bytes
  * in more, smaller requests from more processes at once: they can only save
  * the rest of the call, and on a cold file here they lose the read-ahead
  * (session 12: stock's cold reads spend 0.57-0.74 of their time in reads on
  * Matrix 64 KiB-1 MiB and Noncontig, where forced core_first and disk_first
  * ran at 0.45-0.9x; 0.15 on Matrix 4 KiB, where core_first ran at 2.4x).
  * A cold file's first calls are I/O-bound everywhere (read-ahead starts up),
- * so this waits block by block instead of deciding once. */
+ * so this is checked again and again instead of decided once. */
 
 /* adds one call to a window, remembering its slowest call */
 static void add_call(struct orth_window *w, double b, double t)
@@ -416,7 +418,6 @@ void orth_sel_io(struct orth_sel *s, struct orth_entry *e, int c, double io, dou
     if (++e->io_n < ORTH_IO_CALLS)
         return;
     e->io_share = e->io_time > 0 ? e->io_read / e->io_time : 0;
-    e->io_read = e->io_time = 0;
     e->io_n = 0;
 }
 

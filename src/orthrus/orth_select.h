@@ -10,8 +10,8 @@
 
 #define ORTH_MAX_CAND 4
 #define ORTH_MAX_SIG 16
-/* home's calls of a read pattern are measured in blocks of this many for the
- * share of their time in file reads (orth_select.c, orth_sel_io_bound) */
+/* the share of home's time in file reads, over its calls of a read pattern,
+ * is taken every this many calls (orth_select.c, orth_sel_io_bound) */
 #define ORTH_IO_CALLS 8
 
 /* a collective call's access pattern, from allreduced values */
@@ -65,9 +65,9 @@ struct orth_entry {
     int64_t reverts;            /* winners that failed their probation */
     double prob_why[2];         /* the last failed probation: its rate, home's rate */
     /* a read pattern's trials wait while home's calls are I/O-bound
-     * (orth_select.c): home's calls in blocks of ORTH_IO_CALLS, the current
-     * block's sums (seconds in file reads, the slowest reader's; seconds in
-     * all) and the share of reads in the last full block (-1: none yet) */
+     * (orth_select.c): home's calls but the first, summed (seconds in file
+     * reads, the slowest reader's; seconds in all), the calls since the
+     * share was last taken, and that share (-1: not yet) */
     double io_read, io_time, io_share;
     int io_n;
     uint64_t last_use;

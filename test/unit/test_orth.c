@@ -850,12 +850,14 @@ START_TEST(io_bound_reads_wait_for_trials)
     ck_assert_int_eq(e->phase, ORTH_EXAMINING);
     ck_assert_int_gt(s.io_waits, 9 * ORTH_IO_CALLS);
     ck_assert_int_gt(orth_sel_quiet(&s, e, 16), 0);     /* no reduction per call */
-    /* the first whole block at a share of 0.3 (the block under way ends at
-     * 0.65): the next call is candidate 1's trial */
+    /* at a share of 0.1 the pattern's share (all home's calls but the
+     * first) falls below 0.5 after k = 40 more calls (0.7 x 79 + 0.1 x k <
+     * 0.5 x (79 + k)), taken every 8 calls: then the next call is candidate
+     * 1's trial */
     int n = 0;
-    while (call_io(&s, &sig, t, 0.3) == 0)
-        ck_assert_int_le(++n, 2 * ORTH_IO_CALLS);
-    ck_assert_int_gt(n, ORTH_IO_CALLS);
+    while (call_io(&s, &sig, t, 0.1) == 0)
+        ck_assert_int_le(++n, 40 + ORTH_IO_CALLS);
+    ck_assert_int_ge(n, 40);
     /* the same pattern as writes, I/O-bound or not: trials from call 2 (and
      * a read with no regret bound waits all the same) */
     struct orth_sel w;
