@@ -9,6 +9,7 @@ directory.
 
 usage: XT_PREFIX=... BINS=dir-with-matrix-and-noncontig WORK=scratch-dir \
        python3 writer_ab_lab.py REPS [WRITER/READER ...]
+       /usr/bin/python3 writer_ab_lab.py --plot CSV PNG
 configs: stock, disk_first, core_first (forced), enable; NAME_old: NAME on the
 library in the directory OLD_LIB (LD_LIBRARY_PATH).  WORKLOADS=nc16k,mx1m
 (default; also nc1k, mx64k, mx4k)."""
@@ -20,7 +21,7 @@ import subprocess
 import sys
 import tempfile
 
-PREFIX, BINS, WORK = os.environ["XT_PREFIX"], os.environ["BINS"], os.environ["WORK"]
+PREFIX, BINS, WORK = (os.environ.get(k, "") for k in ("XT_PREFIX", "BINS", "WORK"))
 HINTS = {"stock": "", "disk_first": "romio_orthrus_force disk_first\n",
          "core_first": "romio_orthrus_force core_first\n", "enable": "romio_orthrus enable\n"}
 WL = {"nc16k": ("noncontig", ["16384", "4194304", "100"]),
@@ -78,5 +79,32 @@ def main():
                   f"above 1.25x {pairs[0]}'s median")
 
 
+def plot(csv_path, png):
+    """box plot of each pair's cold-read speedup over the first pair's median"""
+    import matplotlib
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+    rows = list(csv.DictReader(open(csv_path)))
+    wls = list(dict.fromkeys(r["workload"] for r in rows))
+    pairs = list(dict.fromkeys(r["writer/reader"] for r in rows))
+    fig, axes = plt.subplots(1, len(wls), figsize=(3.0 * len(wls), 3.6), sharey=True)
+    for ax, wl in zip(axes, wls):
+        t = lambda p: [float(r["read_s"]) for r in rows if r["workload"] == wl and
+                       r["writer/reader"] == p]
+        ref = statistics.median(t(pairs[0]))
+        ax.boxplot([[ref / x for x in t(p)] for p in pairs[1:]],
+                   labels=[p.replace("/", "/\n") for p in pairs[1:]], whis=(0, 100))
+        ax.axhline(1.0, color="grey", lw=0.8)
+        ax.axhline(0.95, color="red", lw=0.6, ls="--")
+        ax.set_title(wl, fontsize=9)
+        ax.tick_params(labelsize=7)
+    axes[0].set_ylabel("cold read: speedup over " + pairs[0])
+    fig.tight_layout()
+    fig.savefig(png, dpi=110)
+
+
 if __name__ == "__main__":
-    main()
+    if sys.argv[1] == "--plot":   # --plot CSV PNG
+        plot(sys.argv[2], sys.argv[3])
+    else:
+        main()
