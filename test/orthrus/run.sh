@@ -358,7 +358,8 @@ run predict-skips-core-first predict_case
 rounds_case() {
     for want in core_first:68 disk_first:72; do
         local cand=${want%:*}
-        seq "rounds-$cand" 1 0 "romio_orthrus_force $cand" "cb_buffer_size 4096" &&
+        seq "rounds-$cand" 1 0 "romio_orthrus_force $cand" "cb_buffer_size 4096" \
+            "romio_orthrus_stripe_unit 64k" &&
         orth_json "$out/rounds-$cand.json" "
 s = secs[0]
 print(s['runs'], s['exchange_rounds'])
