@@ -11,7 +11,7 @@ usage: XT_PREFIX=... BINS=dir-with-matrix-and-noncontig WORK=scratch-dir \
        python3 writer_ab_lab.py REPS [WRITER/READER ...]
        /usr/bin/python3 writer_ab_lab.py --plot CSV PNG
 configs: stock, disk_first, core_first (forced), enable, df4m (disk_first with
-4 MiB stripes), tp64k (stock with cb_buffer_size 64 KiB); NAME_old: NAME on the
+4 MiB stripes), tp64k, tp1m (stock with cb_buffer_size 64 KiB, 1 MiB); NAME_old: NAME on the
 library in the directory OLD_LIB (LD_LIBRARY_PATH).  WORKLOADS=nc16k,mx1m
 (default; also nc1k, mx64k, mx4k)."""
 import csv
@@ -26,7 +26,7 @@ PREFIX, BINS, WORK = (os.environ.get(k, "") for k in ("XT_PREFIX", "BINS", "WORK
 HINTS = {"stock": "", "disk_first": "romio_orthrus_force disk_first\n",
          "core_first": "romio_orthrus_force core_first\n", "enable": "romio_orthrus enable\n",
          "df4m": "romio_orthrus_force disk_first\nromio_orthrus_stripe_unit 4m\n",
-         "tp64k": "cb_buffer_size 65536\n"}
+         "tp64k": "cb_buffer_size 65536\n", "tp1m": "cb_buffer_size 1048576\n"}
 WL = {"nc16k": ("noncontig", ["16384", "4194304", "100"]),
       "mx1m": ("matrix", ["1048576", "4", "60"]),
       "nc1k": ("noncontig", ["1024", "4194304", "100"]),
