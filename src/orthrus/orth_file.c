@@ -357,7 +357,7 @@ static void report_entry(const struct orth_state *st, const struct orth_entry *e
         xt_json_num(j, "runner_up_examination_throughput", e->why[2]);
         xt_json_close(j);
     }
-    if (!e->sig.is_write && e->io_share >= 0)    /* home's last block of calls: reads' share */
+    if (!e->sig.is_write && e->io_share >= 0)    /* reads' share of home's time, last taken */
         xt_json_num(j, "home_read_share", e->io_share);
     if (e->reverts) {           /* read winners that lost their probation to two_phase */
         xt_json_int(j, "probation_reverts", e->reverts);

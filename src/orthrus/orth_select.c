@@ -52,9 +52,9 @@
  * home's calls of the pattern but its first (cold, with first-use costs),
  * checked every ORTH_IO_CALLS of them: a cold read's time comes in bursts
  * (Matrix 64 KiB: 0.1 ms calls, and every 14th one 3.6 ms: the read-ahead),
- * so a block of 8 calls could miss them.  The other candidates read the same bytes
- * in more, smaller requests from more processes at once: they can only save
- * the rest of the call, and on a cold file here they lose the read-ahead
+ * so a block of 8 calls could miss them.  The other candidates read the same
+ * bytes in more, smaller requests from more processes at once: they can only
+ * save the rest of the call, and on a cold file here they lose the read-ahead
  * (session 12: stock's cold reads spend 0.57-0.74 of their time in reads on
  * Matrix 64 KiB-1 MiB and Noncontig, where forced core_first and disk_first
  * ran at 0.45-0.9x; 0.15 on Matrix 4 KiB, where core_first ran at 2.4x).
@@ -171,7 +171,7 @@ static void start_examination(const struct orth_sel *s, struct orth_entry *e)
 }
 
 /* a trial of e waits for home's reads: a read pattern in examination whose
- * last block of home calls was I/O-bound, or not measured yet */
+ * home calls were I/O-bound when last measured, or not measured yet */
 static int io_waiting(const struct orth_sel *s, const struct orth_entry *e)
 {
     return s->io_bound < 1 && !e->sig.is_write && e->phase == ORTH_EXAMINING &&
