@@ -12,6 +12,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
+#include "../xt_cold.h"
 
 /* element i of rank r's data stream, for write number `gen` */
 static inline uint32_t nh_word(int rank, long long i, int gen)
@@ -35,17 +36,12 @@ static inline long long nh_check(const uint32_t *buf, long long first, long long
     return bad;
 }
 
-/* write the file's dirty pages and drop it from the page cache (rank 0) */
+/* write the file's dirty pages and drop it from the page cache (rank 0;
+ * ../xt_cold.h) */
 static inline void nh_evict(const char *path, int rank)
 {
-    if (rank == 0) {
-        int fd = open(path, O_RDONLY);
-        if (fd >= 0) {
-            fdatasync(fd);
-            posix_fadvise(fd, 0, 0, POSIX_FADV_DONTNEED);
-            close(fd);
-        }
-    }
+    if (rank == 0)
+        xt_cold_evict(path);
     MPI_Barrier(MPI_COMM_WORLD);
 }
 

@@ -16,6 +16,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
+#include "../xt_cold.h"
 
 /* MPI_Init, rank and size; aborts with the usage line when fewer than
  * nargs arguments (program name included) were given */
@@ -38,20 +39,12 @@ static inline unsigned char ob_byte_at(long long off)
     return (unsigned char) ((off * 131 + (off >> 11)) & 0xff);
 }
 
-/* drop the file's pages from the page cache (rank 0), so reads are cold */
+/* drop the file's pages from the page cache (rank 0), so reads are cold
+ * (../xt_cold.h: also from the host's cache's whims) */
 static inline void ob_evict(const char *path, int rank)
 {
-    if (rank == 0) {
-        int fd = open(path, O_RDONLY);
-        if (fd >= 0) {
-            /* pages still dirty or under writeback are not dropped: without
-             * this, a varying tail of the file (calls 4-29 of 40 at 4 MiB
-             * blocks) stayed cached, and "cold" reads turned warm mid-run */
-            fdatasync(fd);
-            posix_fadvise(fd, 0, 0, POSIX_FADV_DONTNEED);
-            close(fd);
-        }
-    }
+    if (rank == 0)
+        xt_cold_evict(path);
 }
 
 /* per-call output and the interference marker, from the environment:
