@@ -1,8 +1,9 @@
 #!/usr/bin/env python3
 """Orthrus on cold reads, many reps: stock, stock again (the A/A control: how
 far two identical configs drift apart here), core_first and disk_first
-forced, enable, and optionally enable on another library (--old-lib: a
-directory holding an earlier libmpi.so.12, used through LD_LIBRARY_PATH).
+forced, enable (enable_noio: without the I/O-bound wait), and optionally
+enable on another library (--old-lib: a directory holding an earlier
+libmpi.so.12, used through LD_LIBRARY_PATH).
 Every rep runs each workload's configs in a fresh random order.  Each run
 writes its file, then reads it cold (matrix.c / noncontig.c).
 
@@ -36,6 +37,7 @@ CONFIGS = {
     "core_first": "romio_orthrus_force core_first\n",
     "disk_first": "romio_orthrus_force disk_first\n",
     "enable": "romio_orthrus enable\n",
+    "enable_noio": "romio_orthrus enable\nromio_orthrus_read_io_bound 1\n",
 }
 
 
