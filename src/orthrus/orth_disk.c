@@ -7,12 +7,12 @@
  * aggregator's stripes (orth_exchange: all-to-all, in rounds). */
 #include "orth.h"
 
-/* stripe size when the file system does not say (a local disk, NFS): files
- * written in 64 KiB requests read back cold slower here, by any reader
- * (session 12: Matrix 1 MiB written by disk_first with 64 KiB stripes, or by
- * stock with cb_buffer_size 64 KiB, read by stock slow in 7 of 8 runs; with
- * 4 MiB stripes 2 of 8, stock 0 of 8), and disk_first's writes are as fast
- * with 4 MiB (0.95-1.02x stock against 0.71-1.05x with 64 KiB) */
+/* stripe size when the file system does not say (a local disk, NFS).  Chosen
+ * in session 12 because files written in 64 KiB requests read back cold
+ * slower there; session 13 found that to be the host's cache under the test
+ * VM's disk (docs/results/orthrus-s13.md), not the file.  4 MiB stays: the
+ * requests are larger and disk_first's writes are as fast (0.95-1.02x stock
+ * against 0.71-1.05x with 64 KiB); not re-measured with settled cold reads */
 #define ORTH_DISK_UNIT (4 * 1024 * 1024)
 
 /* aggregators spread over the ranks: a * nprocs / naggs */
