@@ -396,6 +396,8 @@ void orth_report(ADIO_File fd, void *state, struct xt_json *j)
     xt_json_num(j, "budget", st->sel.budget);
     xt_json_int(j, "deferred_trials", st->sel.deferred);
     xt_json_int(j, "io_bound_waits", st->sel.io_waits);
+    xt_json_int(j, "postponed_trials", st->sel.postponed);
+    xt_json_int(j, "postponed_retries", st->sel.retries);
     xt_json_num(j, "trial_seconds_lost", st->sel.spent);
     xt_json_num(j, "trial_cost", st->sel.trial_cost);
     xt_json_int(j, "skipped_trials", st->sel.skipped);

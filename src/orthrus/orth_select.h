@@ -44,7 +44,8 @@ struct orth_entry {
     int trial;                  /* rounds done in this examination */
     struct orth_window exam[ORTH_MAX_CAND];     /* each candidate's calls */
     struct orth_window ref;     /* every call home ran (the regret bound's rate) */
-    int out[ORTH_MAX_CAND];     /* dropped in this examination */
+    int out[ORTH_MAX_CAND];     /* out of this examination: dropped or postponed
+                                 * (orth_select.c) */
     int lost[ORTH_MAX_CAND];    /* times each won and was then re-examined away */
     double tput[ORTH_MAX_CAND]; /* last examination's throughputs (B/s) */
     int winner;                 /* the last examination's winner (-1: none yet) */
@@ -91,6 +92,9 @@ struct orth_sel {
     int64_t deferred;           /* calls run by home while a trial was not affordable
                                  * or waited for home's reads (orth_sel_io_bound) */
     int64_t io_waits;           /* of those, calls whose trial waited for home's reads */
+    int64_t postponed;          /* trials postponed: they did not fit the bound while
+                                 * another candidate could go on */
+    int64_t retries;            /* re-examinations of postponed candidates */
     double io_bound;            /* the share of home's time in reads that makes them wait */
     uint64_t clock;
     int64_t evictions;

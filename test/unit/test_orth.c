@@ -701,16 +701,64 @@ START_TEST(faster_candidate_goes_on_at_once)
     ck_assert_int_le(i, 30);
     ck_assert_int_eq(orth_sel_entry(&s, &sig)->winner, 1);
     ck_assert_int_eq(orth_sel_entry(&s, &sig)->exam[2].n, 1);
-    /* a slower one (1.2x) still waits for the budget, at its own cost */
+    /* a slower one (1.2x) goes on at its own cost, while the untried one's
+     * trial (budgeted at 2x) does not fit: that one is postponed, home
+     * wins, and the postponed one is tried once a trial fits */
     double u[3] = { 0.1, 0.12, 0.5 };
     orth_sel_init(&s, 3, 3, 0.15);
     orth_sel_budget(&s, 0.05, 0);
     for (i = 0; i < 30; i++)
         call(&s, &sig, u, NULL);
-    struct orth_entry *e = orth_sel_entry(&s, &sig);
-    ck_assert_int_eq(e->phase, ORTH_EXAMINING);
-    ck_assert_int_eq(e->exam[1].n, 1);
-    ck_assert(!orth_sel_affordable(&s, e));
+    struct orth_entry *e = &s.sigs[0];
+    ck_assert_int_eq(e->phase, ORTH_CHOSEN);
+    ck_assert_int_eq(e->winner, 0);
+    ck_assert_int_eq(e->exam[1].n, 3);
+    ck_assert_int_eq(e->exam[2].n, 0);
+    ck_assert_int_ge(s.postponed, 1);
+    ck_assert_int_eq(s.retries, 0);
+    for (i = 0; i < 200 && e->exam[2].n == 0; i++)
+        call(&s, &sig, u, NULL);
+    ck_assert_int_eq(s.retries, 1);
+    ck_assert_int_eq(e->exam[2].n, 1);
+    for (i = 0; i < 20; i++)
+        call(&s, &sig, u, NULL);
+    ck_assert_int_eq(e->phase, ORTH_CHOSEN);
+    ck_assert_int_eq(e->winner, 0);
+}
+END_TEST
+
+/* session 14's Matrix 256 KiB writes: candidate 1 is 1.1x home, 2 is slow
+ * (its trial raises the estimate), 3 untried: 3's trial does not fit for
+ * the rest of a 60-call run.  It is postponed, the examination ends with
+ * candidate 1 well within the run, and only home's and 1's calls follow */
+START_TEST(postponed_trial_lets_a_faster_one_win)
+{
+    struct orth_sel s;
+    struct orth_sig sig = sig_of(1 << 20);
+    double t[4] = { 0.1, 0.09, 0.28, 0.3 };
+    orth_sel_init(&s, 4, 3, 0.15);
+    orth_sel_budget(&s, 0.05, 0);
+    int runs[4] = { 0 }, chosen_at = -1;
+    for (int i = 0; i < 60; i++) {
+        runs[call(&s, &sig, t, NULL)]++;
+        if (chosen_at < 0 && s.sigs[0].phase == ORTH_CHOSEN)
+            chosen_at = i;
+    }
+    struct orth_entry *e = &s.sigs[0];
+    ck_assert_int_eq(e->winner, 1);
+    ck_assert(chosen_at > 0 && chosen_at < 40);
+    ck_assert_int_eq(runs[2], 1);
+    ck_assert_int_eq(runs[3], 0);
+    ck_assert_int_eq(s.postponed, 1);
+    ck_assert_int_ge(runs[1], 60 - chosen_at - 1 + 3);
+    /* without candidate 1 the untried one waits as before: home runs */
+    double u[4] = { 0.1, 0.3, 0.28, 0.3 };
+    orth_sel_init(&s, 4, 3, 0.15);
+    orth_sel_budget(&s, 0.05, 0);
+    for (int i = 0; i < 60; i++)
+        call(&s, &sig, u, NULL);
+    ck_assert_int_eq(s.sigs[0].phase, ORTH_EXAMINING);
+    ck_assert_int_eq(s.postponed, 0);
 }
 END_TEST
 
@@ -1210,6 +1258,7 @@ Suite *orth_suite(void)
     tcase_add_test(tc, budget_home_not_first);
     tcase_add_test(tc, budget_outlier_pays_nothing);
     tcase_add_test(tc, budget_learns_the_trial_cost);
+    tcase_add_test(tc, postponed_trial_lets_a_faster_one_win);
     tcase_add_test(tc, skipped_candidate_never_runs);
     tcase_add_test(tc, deferred_home_compared_at_the_trials);
     tcase_add_test(tc, switch_needs_a_margin);
