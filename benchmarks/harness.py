@@ -23,6 +23,8 @@ import subprocess
 import sys
 import time
 
+import xt_vm
+
 DEFAULTS = {
     "name": "bench",
     "workload": None,       # {"source": "x.c", "cflags": [], "ldflags": []} or {"command": "path"}
@@ -368,6 +370,7 @@ def parse_args(argv):
 
 def main(argv=None):
     args = parse_args(argv)
+    vm = xt_vm.page_reporting("harness")
     cfg = load_config(args.config)
     for key in ("reps", "ranks"):
         if getattr(args, key):
@@ -384,6 +387,8 @@ def main(argv=None):
     rows, failures = run_all(cfg, exe, dirs, args.prefix)
     if rows:
         print(write_outputs(rows, cfg, args.out), end="")
+        with open(os.path.join(args.out, cfg["name"] + ".md"), "a") as f:
+            f.write(f"\nfree page reporting (benchmarks/xt_vm.py): {vm}\n")
     if failures:
         print(f"harness: {len(failures)} run(s) failed: {', '.join(failures)}; "
               f"logs in {dirs['logs']}", file=sys.stderr)

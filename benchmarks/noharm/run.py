@@ -247,6 +247,10 @@ def main():
     os.makedirs(args.out, exist_ok=True)
     csv_path = os.path.join(args.out, "noharm.csv")
     if not args.report_only:
+        sys.path.insert(0, os.path.dirname(HERE))
+        import xt_vm
+        with open(os.path.join(args.out, "page_reporting.txt"), "w") as f:
+            f.write(xt_vm.page_reporting("noharm") + "\n")
         t0 = time.time()
         rows = run_grid(args, build(args.prefix, args.out))
         with open(csv_path, "w", newline="") as f:

@@ -10,7 +10,7 @@ writes its file, then reads it cold (matrix.c / noncontig.c).
 usage: /usr/bin/python3 reads_ab.py --prefix PREFIX --out DIR [--work DIR] [--reps N]
                    [--old-lib DIR] [--configs stock,core_first,core_first_old,...]
                    [WORKLOAD...]
-workloads: mx4k mx64k (Matrix, 120 calls), mx1m (Matrix 1 MiB, 60 calls),
+workloads: mx4k mx64k (Matrix, 120 calls), mx256k mx1m (Matrix 256 KiB, 1 MiB: 60 calls),
            nc16k nc1k (Noncontig, 100 calls of 4 MiB); default all.
 Output: DIR/reads-ab.csv (one row per run and phase), DIR/reads-ab.md
 (per workload and phase: stock's median and quartiles in ms, each config's
@@ -22,11 +22,13 @@ import os
 import random
 import statistics
 import subprocess
+import sys
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 WORKLOADS = {
     "mx4k": ("matrix", ["4096", "4", "120", "12"]),
     "mx64k": ("matrix", ["65536", "4", "120", "12"]),
+    "mx256k": ("matrix", ["262144", "4", "60"]),
     "mx1m": ("matrix", ["1048576", "4", "60"]),
     "nc16k": ("noncontig", ["16384", "4194304", "100"]),
     "nc1k": ("noncontig", ["1024", "4194304", "100"]),
@@ -135,6 +137,10 @@ def main():
     p.add_argument("workloads", nargs="*", default=list(WORKLOADS))
     args = p.parse_args()
     os.makedirs(args.out, exist_ok=True)
+    sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
+    import xt_vm
+    with open(os.path.join(args.out, "page_reporting.txt"), "w") as f:
+        f.write(xt_vm.page_reporting("reads_ab") + "\n")
     work = args.work or os.path.join(args.out, "work")
     os.makedirs(work, exist_ok=True)
     hints_dir = os.path.join(args.out, "hints")
