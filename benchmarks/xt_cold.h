@@ -2,16 +2,17 @@
  * writes the file's dirty pages, drops it from the page cache, reads it once
  * through and drops it again.
  *
- * Why the read through (XT_BENCH_SETTLE=0 leaves it out): on this project's
- * VM the virtual disk sits on the host's page cache, which the VM cannot
- * drop.  After a write, how long the data stays there depends on how it was
- * written: written in 64 KiB requests it is gone within ~2 s and a cold read
- * runs at ~0.6 GB/s; written in 16 MiB requests it stays >= 10 s and reads at
- * ~3.4 GB/s.  Without the read through, a cold read measured the writer's
- * request size (stock with cb_buffer_size 64 KiB, or Orthrus's core_first),
- * not the reader.  One read through keeps the data on the host >= 15 s, so
- * every config's cold read starts from the same state: out of the VM's
- * cache, in the host's (docs/results/orthrus-s13.md). */
+ * Why the read through (XT_BENCH_SETTLE=0 leaves it out): this project's VM
+ * reports its free pages to the host (virtio-balloon free page reporting),
+ * and the page cache that takes such pages again waits for the host to fault
+ * them in: a cold read ran at ~0.7 GB/s instead of ~3.5 GB/s.  Session 13
+ * took this for the host's cache under the virtual disk (it depended on the
+ * writer's request size and on the wait after the write); session 14 found
+ * the cause: with reporting paused (benchmarks/xt_vm.py,
+ * XT_BENCH_PAGE_REPORTING=off) every such read ran at ~3.5 GB/s
+ * (docs/results/orthrus-s14.md).  The read through leaves just-freed pages
+ * for the timed read, so every config's cold read starts from the same
+ * state: out of the VM's page cache, on memory the host holds. */
 #ifndef XT_COLD_H
 #define XT_COLD_H
 

@@ -9,8 +9,8 @@
 
 /* stripe size when the file system does not say (a local disk, NFS).  Chosen
  * in session 12 because files written in 64 KiB requests read back cold
- * slower there; session 13 found that to be the host's cache under the test
- * VM's disk (docs/results/orthrus-s13.md), not the file.  4 MiB stays: the
+ * slower there; session 14 found that to be the test VM's free page
+ * reporting (docs/results/orthrus-s14.md), not the file.  4 MiB stays: the
  * requests are larger and disk_first's writes are as fast (0.95-1.02x stock
  * against 0.71-1.05x with 64 KiB); not re-measured with settled cold reads */
 #define ORTH_DISK_UNIT (4 * 1024 * 1024)
