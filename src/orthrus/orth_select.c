@@ -558,11 +558,7 @@ int orth_sel_skip(struct orth_sel *s, struct orth_entry *e, int c)
         return 0;
     e->out[c] = ORTH_DROPPED;
     s->skipped++;
-    int left = 0, ended = 0;
-    for (int k = 0; k < s->ncand; k++)
-        left += !e->out[k];
-    if (c == e->cur)
-        ended = advance(s, e, c, left);
+    int ended = c == e->cur ? advance(s, e, c, candidates_in(s, e)) : 0;
     e->run = orth_sel_affordable(s, e) ? e->cur : s->home;
     return ended;
 }
