@@ -3,8 +3,9 @@
 A VM with a virtio-balloon that reports free pages (Linux's
 page_reporting) hands the guest's freed memory back to its host.  The next
 time the guest's page cache takes such pages (a file written, or read cold
-after POSIX_FADV_DONTNEED) the host has to fault them in again: writes ran
-at ~400 MB/s instead of ~6.5 GB/s here, cold reads at 0.7-1.4 instead of
+after POSIX_FADV_DONTNEED) the host has to fault them in again: 2 MiB
+writes ran at 0.85-1.1 GB/s (their slow calls at ~400 MB/s) instead of
+~6.5 GB/s here, cold reads at 0.7-1.4 instead of
 ~3.5 GB/s, and which pages a run gets changes from run to run (session 14,
 docs/results/orthrus-s14.md).  Bare-metal HPC nodes have no such cost.
 

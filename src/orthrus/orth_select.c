@@ -201,6 +201,8 @@ static void postpone(struct orth_sel *s, struct orth_entry *e)
     while (e->phase == ORTH_EXAMINING && e->cur != s->home && !orth_sel_affordable(s, e)) {
         double ref = home_time(s, e);
         int others = 0;
+        if (ref <= 0)           /* home's rate not known yet: nothing fits */
+            return;
         for (int c = 0; c < s->ncand; c++)
             others += c != s->home && c != e->cur && !e->out[c] &&
                 fits(s, e, trial_cost(s, e, c, ref), ref);
