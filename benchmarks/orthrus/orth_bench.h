@@ -3,8 +3,9 @@
  * process, consecutive blocks `row` bytes apart in the file (the processes'
  * blocks interleaved); they differ in how the view is built and addressed.
  * A run = `calls` collective writes, then cold collective reads of the same
- * data, verified; RESULT lines for the harness (whole run, open to close,
- * and the steady phase after the first `skip` calls); optional per-call
+ * data, verified; RESULT lines for the harness (whole run, open to close;
+ * the steady phase after the first `skip` calls; the tail, the last third
+ * of the calls, after any examination of 60 calls has ended); optional per-call
  * output and an interference marker for the dynamic run.  Header-only (each
  * workload is one translation unit). */
 #ifndef ORTH_BENCH_H
@@ -95,18 +96,31 @@ static inline void ob_after_call(const struct ob_calls *oc, const char *name, in
         printf("CALL phase=%s call=%d seconds=%.6f\n", name, k, tmax);
 }
 
-/* RESULT lines of one phase: the whole run (open..close) and the steady
- * phase (calls after the first skip) */
+/* the calls of the tail window: the last third (Orthrus's steady state,
+ * once the examination is over; Matrix's 60 calls: the last 20) */
+static inline int ob_tail_from(int calls)
+{
+    return calls - calls / 3;
+}
+
+static inline void ob_result(const char *name, const char *suffix, double bytes, double secs)
+{
+    printf("RESULT phase=%s%s bytes=%.0f seconds=%.6f MBps=%.3f\n", name, suffix, bytes, secs,
+           bytes / secs / 1e6);
+}
+
+/* RESULT lines of one phase: the whole run (open..close), the steady
+ * phase (calls after the first skip) and the tail (t[0]: steady's
+ * seconds, t[1]: the tail's) */
 static inline void ob_report(const char *name, double bytes_per_call, int calls, int skip,
-                             double whole, double steady, const char *path)
+                             double whole, const double *t, const char *path)
 {
     printf("RESULT phase=%s bytes=%.0f seconds=%.6f MBps=%.3f file=%s\n",
            name, bytes_per_call * calls, whole, bytes_per_call * calls / whole / 1e6, path);
-    if (calls > skip) {
-        double sb = bytes_per_call * (calls - skip);
-        printf("RESULT phase=%s_steady bytes=%.0f seconds=%.6f MBps=%.3f\n",
-               name, sb, steady, sb / steady / 1e6);
-    }
+    if (calls > skip)
+        ob_result(name, "_steady", bytes_per_call * (calls - skip), t[0]);
+    if (ob_tail_from(calls) > skip && ob_tail_from(calls) < calls)
+        ob_result(name, "_tail", bytes_per_call * (calls - ob_tail_from(calls)), t[1]);
     fflush(stdout);
 }
 
@@ -155,7 +169,7 @@ static int ob_phase(const struct ob_pattern *p, const char *path, int is_write, 
     size_t size = (size_t) ((p->depth - 1) * p->mem_stride + p->block);
     char *buf = calloc(size, 1);
     int errors = 0;
-    double ts = 0;
+    double ts = 0, tt = 0;
     MPI_File fh;
     if (!is_write)
         ob_evict(path, rank);
@@ -165,9 +179,9 @@ static int ob_phase(const struct ob_pattern *p, const char *path, int is_write, 
                   MPI_MODE_RDONLY, MPI_INFO_NULL, &fh);
     MPI_File_set_view(fh, p->disp, MPI_BYTE, p->ftype, "native", MPI_INFO_NULL);
     for (int k = 0; k < calls; k++) {
-        if (k == skip) {
+        if (k == skip || k == ob_tail_from(calls)) {
             MPI_Barrier(MPI_COMM_WORLD);
-            ts = MPI_Wtime();
+            *(k == skip ? &ts : &tt) = MPI_Wtime();
         }
         if (is_write)
             for (long long i = 0; i < n; i++)
@@ -187,8 +201,9 @@ static int ob_phase(const struct ob_pattern *p, const char *path, int is_write, 
         MPI_File_sync(fh);
     MPI_File_close(&fh);
     double whole = MPI_Wtime() - t0;
+    double t[2] = { te - ts, te - tt };
     if (rank == 0)
-        ob_report(name, (double) n * nprocs, calls, skip, whole, te - ts, path);
+        ob_report(name, (double) n * nprocs, calls, skip, whole, t, path);
     free(buf);
     return errors;
 }

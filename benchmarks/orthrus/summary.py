@@ -27,26 +27,39 @@ def load(path):
     return key, vals, runs
 
 
+def ratio_to_best(m, op, b, window):
+    """enable over the best forced candidate in the window, and that candidate"""
+    best = max(FORCED, key=lambda c: m[(c, op + window, b)])
+    return m[("enable", op + window, b)] / m[(best, op + window, b)], best
+
+
 def targets(key, vals, runs):
     m = {k: statistics.median(v) for k, v in vals.items()}
     table = any(k[0] == "enable_table" for k in m)
-    out = [f"| op | {key} | enable steady / best forced steady | best forced | "
-           "enable whole run / stock | calls run by enable (two_phase/core_first/disk_first, "
+    tail = any(k[1].endswith("_tail") for k in m)
+    out = [f"| op | {key} | enable steady / best forced steady | best forced |" +
+           (" enable tail / best forced tail | best forced (tail) |" if tail else "") +
+           " enable whole run / stock | calls run by enable (two_phase/core_first/disk_first, "
            "median) |" + (" enable_table whole run / stock |" if table else ""),
-           "|---|---|---|---|---|---|" + ("---|" if table else "")]
-    met = [0, 0, 0, 0]
+           "|---|---|---|---|" + ("---|---|" if tail else "") + "---|---|" +
+           ("---|" if table else "")]
+    met = [0, 0, 0, 0, 0]
     for op in ("write", "read"):
         for b in sorted({k[2] for k in m}):
-            best = max(FORCED, key=lambda c: m[(c, op + "_steady", b)])
-            st = m[("enable", op + "_steady", b)] / m[(best, op + "_steady", b)]
+            st, best = ratio_to_best(m, op, b, "_steady")
+            tl, tbest = ratio_to_best(m, op, b, "_tail") if tail else (0, "")
             wh = m[("enable", op, b)] / m[("stock", op, b)]
             wt = m[("enable_table", op, b)] / m[("stock", op, b)] if table else 0
-            met = [met[0] + (st >= 0.95), met[1] + (wh >= 1.0), met[2] + 1, met[3] + (wt >= 1.0)]
+            met = [met[0] + (st >= 0.95), met[1] + (wh >= 1.0), met[2] + 1, met[3] + (wt >= 1.0),
+                   met[4] + (tl >= 0.95)]
             rc = "/".join(str(int(statistics.median(runs[(op, b)][c]))) for c in FORCED) \
                 if runs[(op, b)] else "-"
-            out.append(f"| {op} | {b} | {st:.2f} | {best} | {wh:.2f} | {rc} |" +
+            out.append(f"| {op} | {b} | {st:.2f} | {best} |" +
+                       (f" {tl:.2f} | {tbest} |" if tail else "") + f" {wh:.2f} | {rc} |" +
                        (f" {wt:.2f} |" if table else ""))
-    out += ["", f"steady enable >= 0.95 x best forced: met in {met[0]} of {met[2]} cells; "
+    out += ["", f"steady enable >= 0.95 x best forced: met in {met[0]} of {met[2]} cells; " +
+            (f"tail (the last third of the calls) enable >= 0.95 x best forced: met in "
+             f"{met[4]} of {met[2]}; " if tail else "") +
             f"whole run enable >= stock: met in {met[1]} of {met[2]}" +
             (f"; with the saved table: {met[3]} of {met[2]}." if table else ".")]
     return "\n".join(out) + "\n"
@@ -57,8 +70,11 @@ def plot(key, vals, path):
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt
     xs = sorted({k[2] for k in vals})
-    fig, axes = plt.subplots(2, 2, figsize=(11, 8), sharex=True)
-    for ax, (op, suffix) in zip(axes.flat, [(o, s) for s in ("", "_steady")
+    windows = [w for w in ("", "_steady", "_tail") if any(k[1].endswith(w) for k in vals)]
+    titles = {"": "whole run", "_steady": "steady: calls after the first 9",
+              "_tail": "tail: the last third of the calls"}
+    fig, axes = plt.subplots(len(windows), 2, figsize=(11, 4 * len(windows)), sharex=True)
+    for ax, (op, suffix) in zip(axes.flat, [(o, s) for s in windows
                                             for o in ("write", "read")]):
         for c in CONFIGS:
             pts = [(x, sorted(vals[(c, op + suffix, x)])) for x in xs if (c, op + suffix, x) in vals]
@@ -72,10 +88,10 @@ def plot(key, vals, path):
                         color={"enable": "black", "enable_table": "grey"}.get(c),
                         ls="--" if c in ("stock", "enable_table") else "-", label=c)
         ax.set_xscale("log", base=2)
-        ax.set_title(f"{op} ({'steady: calls after the first 9' if suffix else 'whole run'})")
+        ax.set_title(f"{op} ({titles[suffix]})")
         ax.set_ylabel("MB/s (median; bars: min-max)")
         ax.grid(alpha=0.3)
-    for ax in axes[1]:
+    for ax in axes[-1]:
         ax.set_xlabel(key)
     axes[0, 0].legend(fontsize=8)
     fig.tight_layout()

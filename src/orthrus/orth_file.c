@@ -349,6 +349,7 @@ static void report_entry(const struct orth_state *st, const struct orth_entry *e
     xt_json_num(j, "examination_seconds", e->exam_time);
     xt_json_str(j, "winner", e->winner >= 0 ? orth_cands[st->rotation[e->winner]].name : "");
     xt_json_str(j, "phase", e->phase == ORTH_CHOSEN ? "chosen" : "examining");
+    xt_json_int(j, "chosen_after_calls", e->chosen_at);
     xt_json_num(j, "winner_throughput", e->winner_avg);
     if (e->reexams) {           /* why the last re-examination started */
         xt_json_open(j, "last_reexamination", '{');

@@ -289,6 +289,7 @@ static void chosen(struct orth_entry *e, int w)
 {
     e->probation = 0;
     e->phase = ORTH_CHOSEN;
+    e->chosen_at = e->calls;
     e->cur = e->run = e->winner = w;
     e->winner_avg = e->tput[w];
     memset(&e->mon, 0, sizeof(e->mon));

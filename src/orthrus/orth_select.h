@@ -53,6 +53,7 @@ struct orth_entry {
     struct orth_window mon;     /* monitoring window of the winner */
     int backoff;                /* the window is trials << backoff calls */
     int64_t calls, exams, reexams;
+    int64_t chosen_at;          /* calls when the last examination ended (0: none yet) */
     int adopted;                /* the winner came from a saved table */
     double why[3];              /* last re-examination: window, winner's average, runner-up */
     double exam_time;           /* seconds spent in examinations */

@@ -117,6 +117,7 @@ START_TEST(deviation_triggers_reexamination_and_switch)
     for (int i = 0; i < 2; i++)         /* 1 is dropped after its first call */
         call(&s, &sig, t, NULL);
     ck_assert_int_eq(orth_sel_entry(&s, &sig)->phase, ORTH_CHOSEN);
+    ck_assert_int_eq(orth_sel_entry(&s, &sig)->chosen_at, 2);
     /* within the threshold: no re-examination */
     double t_ok[2] = { 0.11, 0.2 };
     for (int i = 0; i < 12; i++)
@@ -140,6 +141,9 @@ START_TEST(deviation_triggers_reexamination_and_switch)
     ck_assert_int_le(calls, 2 * 3 * 2);
     ck_assert_int_eq(orth_sel_entry(&s, &sig)->reexams, 1);
     ck_assert_int_eq(orth_sel_entry(&s, &sig)->winner, 1);
+    /* the stats' chosen_after_calls: when the re-examination ended */
+    ck_assert_int_gt(orth_sel_entry(&s, &sig)->chosen_at, 2 + 12 + 24);
+    ck_assert_int_le(orth_sel_entry(&s, &sig)->chosen_at, orth_sel_entry(&s, &sig)->calls);
     const double *why = orth_sel_entry(&s, &sig)->why;  /* 2.5 MB/s, was 10, runner-up 5 */
     ck_assert(why[0] > 2.4e6 && why[0] < 2.6e6 && why[1] > 9.9e6 && why[2] > 4.9e6);
     ck_assert_int_eq(call(&s, &sig, t_bad, NULL), 1);
