@@ -179,6 +179,12 @@ def run_one(args, exes, cell, cfg, rep, logs):
     return rows
 
 
+def has_fortran(prefix):
+    """FLASH-IO is Fortran: an install without libmpifort runs it against
+    another install's Fortran layer and fails (MPI_MAX on MPI_DOUBLE_PRECISION)"""
+    return os.path.exists(os.path.join(prefix, "lib", "libmpifort.so.12"))
+
+
 def cells_of(wls, shapes):
     return [(w, n, k) for w in wls for (n, k) in shapes]
 
@@ -199,6 +205,11 @@ def run_grid(args, exes):
         print("noharm: 4-rank cells skipped (no --sock-prefix / NOHARM_SOCK_PREFIX: "
               "an install of romio-xt built with --with-device=ch3:sock)", file=sys.stderr)
     rows, cells = [], cells_of(wls, shapes)
+    if "flash_io" in wls and args.sock_prefix and not has_fortran(args.sock_prefix):
+        print(f"noharm: FLASH-IO's 4-rank cells skipped: {args.sock_prefix} has no Fortran "
+              "bindings (lib/libmpifort.so.12); build it with --enable-fortran=all "
+              "(benchmarks/noharm/run.sh)", file=sys.stderr)
+        cells = [c for c in cells if not (c[0] == "flash_io" and c[1] > SOCK_ABOVE)]
     total, done, t_start = reps * len(cells) * len(configs), 0, time.time()
     for rep in range(reps):
         for ci, cell in enumerate(cells):

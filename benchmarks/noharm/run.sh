@@ -7,7 +7,12 @@
 #   XT_BENCH_WORK     scratch directory for the files (default bench-out/noharm-work)
 #   NOHARM_SOCK_PREFIX  a romio-xt install built with ch3:sock (second clone,
 #                     ./configure --prefix=DIR --with-mpich-configure="--with-device=ch3:sock
-#                     --disable-fortran --disable-cxx" && make install): adds 4-rank cells
+#                     --enable-fortran=all --disable-f08 --disable-cxx
+#                     FFLAGS=-fallow-argument-mismatch FCFLAGS=-fallow-argument-mismatch"
+#                     && make install): adds 4-rank cells (FLASH-IO's need the Fortran
+#                     bindings; without them they are skipped)
+#   NOHARM_UNPATCHED_PREFIX  an unpatched MPICH 4.0.2 with the same configure
+#                     arguments: adds the column `unpatched` (the no-hint overhead)
 set -eu
 here=$(cd "$(dirname "$0")" && pwd)
 XT_PREFIX=${XT_PREFIX:-/tmp/xtb/install}
