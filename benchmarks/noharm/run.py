@@ -204,6 +204,9 @@ def run_grid(args, exes):
     else:
         print("noharm: 4-rank cells skipped (no --sock-prefix / NOHARM_SOCK_PREFIX: "
               "an install of romio-xt built with --with-device=ch3:sock)", file=sys.stderr)
+    if args.shapes:             # e.g. 4x2,2x1: ranks x emulated nodes
+        want = {tuple(int(x) for x in w.split("x")) for w in args.shapes.split(",")}
+        shapes = [sh for sh in shapes if sh in want]
     rows, cells = [], cells_of(wls, shapes)
     if "flash_io" in wls and args.sock_prefix and not has_fortran(args.sock_prefix):
         print(f"noharm: FLASH-IO's 4-rank cells skipped: {args.sock_prefix} has no Fortran "
@@ -237,6 +240,8 @@ def main():
     p.add_argument("--reps", type=int)
     p.add_argument("--only", help="configs, comma-separated (stock is the baseline)")
     p.add_argument("--workloads", help="workloads, comma-separated")
+    p.add_argument("--shapes", help="cells of these shapes only, RANKSxNODES comma-separated "
+                   "(e.g. 4x1,4x2)")
     p.add_argument("--timeout", type=int, default=180)
     p.add_argument("--sock-prefix", default=os.environ.get("NOHARM_SOCK_PREFIX", ""),
                    help="romio-xt install built with ch3:sock: adds the 4-rank cells")

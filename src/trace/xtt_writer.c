@@ -5,8 +5,9 @@
  * is XTT_CLOSE_FLUSH_S old, and at MPI_Finalize (a delete callback on an
  * MPI_COMM_SELF attribute).  The file is created at the first write: a job's
  * opens and closes do not pay for it.  All of it runs in the application's
- * thread; the only MPI calls are the agreement at open (xtt_writer_join) and
- * the keyval registration. */
+ * thread; the only MPI calls are the agreement at open (xtt_writer_join:
+ * once per job when the files are opened over all of MPI_COMM_WORLD's
+ * processes) and the keyval registration. */
 #include "xtt.h"
 
 #include <errno.h>
@@ -231,15 +232,34 @@ static void start(const struct xtt_agree *a, const char *dir)
     MPI_Comm_set_attr(MPI_COMM_SELF, keyval, NULL);
 }
 
+/* comm holds MPI_COMM_WORLD's processes (a local check) */
+static int world_group(MPI_Comm comm)
+{
+    int cmp = MPI_UNEQUAL;
+    MPI_Comm_compare(comm, MPI_COMM_WORLD, &cmp);
+    return cmp == MPI_IDENT || cmp == MPI_CONGRUENT || cmp == MPI_SIMILAR;
+}
+
+/* Every process of MPI_COMM_WORLD joined (one agreement over all of them
+ * succeeded): later opens over those processes need no collective (it cost
+ * 40-80 us an open with 4 ranks on ch3:sock, docs/results/s15.md).  A
+ * process that stopped tracing since warned then; its records are dropped. */
+static int world_joined;
+
 int xtt_writer_join(ADIO_File fd, const char *dir)
 {
     struct xt_file *xf = xt_file(fd);
     struct xtt_agree a = { 0 };
     int ok, all_ok, st[2] = { W.state, -W.state }, lo[2];
+    int world = world_group(fd->comm);
+    if (world && world_joined)
+        return 0;
     /* every rank traces already (a later open): one collective */
     MPI_Allreduce(st, lo, 2, MPI_INT, MPI_MIN, fd->comm);
-    if (lo[0] == 1 && lo[1] == -1)
+    if (lo[0] == 1 && lo[1] == -1) {
+        world_joined |= world;
         return 0;
+    }
     if (xf->rank == 0) {
         if (W.state == 0) {
             struct timespec ts;
@@ -264,6 +284,7 @@ int xtt_writer_join(ADIO_File fd, const char *dir)
         xt_warn(fd, XT_WARN_ALL, say ? "trace file '%.2000s' cannot be written (%.200s); "
                 "tracing disabled, the job goes on" : NULL, W.path, W.why);
     }
+    world_joined |= world && all_ok;
     return all_ok ? 0 : -1;
 }
 
