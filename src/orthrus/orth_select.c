@@ -268,9 +268,13 @@ struct orth_entry *orth_sel_entry(struct orth_sel *s, const struct orth_sig *sig
         start_examination(s, e);
     }
     e->last_use = s->clock;
-    if (!io_waiting(s, e))
+    /* io_waiting is asked once: when it is false, postpone() can only move
+     * cur on (home, or another candidate with the same pattern's io_share) or
+     * end the examination, and it stays false */
+    int wait = io_waiting(s, e);
+    if (!wait)
         postpone(s, e);
-    e->run = orth_sel_affordable(s, e) && !io_waiting(s, e) ? e->cur : s->home;
+    e->run = !wait && orth_sel_affordable(s, e) ? e->cur : s->home;
     if (e - s->sigs != s->last) {
         s->longest = s->streak > s->longest ? s->streak : s->longest;
         s->streak = 0;
