@@ -47,6 +47,31 @@ static void print_warning(const char *text)
     fflush(stderr);
 }
 
+void xt_warn_bid(ADIO_File fd, char *const *texts, int n, int *bid)
+{
+    int rank, nprocs;
+    MPI_Comm_rank(fd->comm, &rank);
+    MPI_Comm_size(fd->comm, &nprocs);
+    for (int k = 0; k < n; k++) {
+        int say = texts && texts[k] && texts[k][0] && !warn_seen_before(texts[k], 0);
+        bid[k] = say ? rank : nprocs;
+    }
+}
+
+void xt_warn_print(ADIO_File fd, char *const *texts, int n, const int *who)
+{
+    int rank, nprocs;
+    MPI_Comm_rank(fd->comm, &rank);
+    MPI_Comm_size(fd->comm, &nprocs);
+    for (int k = 0; texts && k < n; k++) {
+        if (who[k] == nprocs || !texts[k] || !texts[k][0])
+            continue;
+        warn_seen_before(texts[k], 1);
+        if (rank == who[k])
+            print_warning(texts[k]);
+    }
+}
+
 /* one allreduce: slot k's lowest holder, and (last) whether every rank is ok */
 int xt_warn_slots(ADIO_File fd, char *const *texts, int n, int ok)
 {
@@ -54,19 +79,11 @@ int xt_warn_slots(ADIO_File fd, char *const *texts, int n, int ok)
     MPI_Comm_rank(fd->comm, &rank);
     MPI_Comm_size(fd->comm, &nprocs);
     n = n < XT_WARN_MAX ? n : XT_WARN_MAX;
-    for (int k = 0; k < n; k++) {
-        int say = texts[k] && texts[k][0] && !warn_seen_before(texts[k], 0);
-        mine[k] = say ? rank : nprocs;
-    }
+    xt_warn_bid(fd, texts, n, mine);
     mine[n] = ok ? nprocs : rank;
     MPI_Allreduce(mine, who, n + 1, MPI_INT, MPI_MIN, fd->comm);
-    for (int k = 0; k < n && who[n] == nprocs; k++) {
-        if (who[k] == nprocs || !texts[k] || !texts[k][0])
-            continue;
-        warn_seen_before(texts[k], 1);
-        if (rank == who[k])
-            print_warning(texts[k]);
-    }
+    if (who[n] == nprocs)
+        xt_warn_print(fd, texts, n, who);
     return who[n] == nprocs;
 }
 

@@ -29,6 +29,11 @@ void xt_warn(ADIO_File fd, enum xt_warn_scope scope, const char *fmt, ...)
  * prints it (once per job), unless a rank passed ok 0.  Returns 1 when every
  * rank passed ok 1, else 0 on every rank (and nothing is printed). */
 int xt_warn_slots(ADIO_File fd, char *const *texts, int n, int ok);
+/* xt_warn_slots in parts, for a caller whose own MIN allreduce carries the
+ * bids: bid[k] is this rank, or nprocs when text k is none or already said;
+ * then who[k] (the reduced bids) prints each text at its lowest holder */
+void xt_warn_bid(ADIO_File fd, char *const *texts, int n, int *bid);
+void xt_warn_print(ADIO_File fd, char *const *texts, int n, const int *who);
 
 /* --- the file system --------------------------------------------------------- */
 enum xt_fs_cap {

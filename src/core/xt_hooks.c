@@ -78,32 +78,52 @@ const struct xt_hint_value *xt_hint(ADIO_File fd, enum xt_hint_id h)
     return xf ? &xf->hints[h] : &xt_hint_defaults()[h];
 }
 
-/* ROMIO: after every ADIO_SetInfo (open, MPI_File_set_info, set_view) */
+/* the file ADIO_Open is opening (ROMIO's lock is held from ADIOI_Xt_opening
+ * to its ADIO_SetInfo), and whether no rank has input for romio-xt */
+static ADIO_File xt_open_fd;
+static int xt_open_none;
+
+/* ROMIO: in ADIO_Open, for its first allreduce, which carries the answer: 1
+ * when this rank surely has no input for romio-xt (its info, the ROMIO_HINTS
+ * file's hints once read, the environment) */
+int ADIOI_Xt_no_input(MPI_Info info, MPI_Info syshints)
+{
+    return syshints != MPI_INFO_NULL && !xt_info_wanted(info, 1) &&
+        !xt_info_wanted(syshints, 0);
+}
+
+void ADIOI_Xt_opening(ADIO_File fd, int no_rank_has_input)
+{
+    xt_open_fd = fd;
+    xt_open_none = no_rank_has_input;
+}
+
+/* ROMIO: after every ADIO_SetInfo (open, MPI_File_set_info, set_view).  A
+ * file no rank gave input for at open has no state and costs no collective;
+ * nor do hints after open on a file without layers. */
 void ADIOI_Xt_set_info(ADIO_File fd, MPI_Info users_info)
 {
     struct xt_file *xf = xt_file(fd);
-    const int at_open = xf == NULL;
-    if (at_open && xt_opening_internal)
-        return;
+    const int at_open = fd == xt_open_fd;
     if (at_open)
-        xf = xt_calloc(1, sizeof(*xf));
-    /* one allreduce: does every rank have its state, and has no rank input */
-    int mine[2] = { xf != NULL, !xt_info_wanted(users_info, at_open) }, all[2];
-    MPI_Allreduce(mine, all, 2, MPI_INT, MPI_MIN, fd->comm);
-    if (!all[0]) {
-        if (!xf)
+        xt_open_fd = NULL;
+    if (at_open && (xt_opening_internal || xt_open_none))
+        return;
+    if (!at_open && !(xf && xf->nagreed)) {
+        xt_info_alone(fd, users_info);
+        return;
+    }
+    if (at_open)
+        xf = xt_file_new(fd);
+    if (xt_info_apply(fd, xf, users_info, at_open) != 0) {     /* a rank lacks its state */
+        if (at_open && !xf)
             xt_warn(fd, XT_WARN_SELF, "out of memory (romio-xt's file state); stock ROMIO "
                     "runs this file");
-        free(xf);
+        if (at_open)
+            free(xf);
         return;
     }
-    if (at_open) {
-        MPI_Comm_rank(fd->comm, &xf->rank);
-        MPI_Comm_size(fd->comm, &xf->nprocs);
-        xf->open_time = xt_now();
-        fd->xt = xf;
-    }
-    xt_info_apply(fd, xf, users_info, at_open, !all[1]);
+    fd->xt = xf;
     xf->published = 0;          /* MPI_File_get_info publishes the new values */
 }
 
@@ -157,10 +177,11 @@ void ADIOI_Xt_open(ADIO_File fd)
 void ADIOI_Xt_get_info(ADIO_File fd)
 {
     struct xt_file *xf = xt_file(fd);
-    if (!xf || xf->published)
+    if (xf && xf->published)
         return;
     xt_info_publish(fd, xf);
-    xf->published = 1;
+    if (xf)
+        xf->published = 1;
 }
 
 /* ROMIO: first thing in ADIO_Close (and when an open fails), on every rank */

@@ -2,14 +2,21 @@
  *
  * Every rank reads its hints from the info object (at open also from the
  * environment).  Hints flagged XT_AGREE take rank 0's text on every rank.
- * Each problem is warned about once per job, by the lowest rank that saw it
- * (xt_warn_slots).  A pass with input costs one bcast (more only when rank
- * 0's agreed texts exceed XT_BCAST_CHUNK) and one allreduce, which also
- * tells whether every rank had the memory; the values are committed only
- * then.  Nothing is calloc'd: texts and warnings are allocated when given. */
+ * Each problem is warned about once per job, by the lowest rank that saw it.
+ * A pass first settles on this rank's own texts; one allreduce then carries
+ * whether every rank had the same texts (a hash), the warnings' bids and
+ * whether every rank had the memory: usually that is all.  Only when the
+ * texts differ, rank 0's agreed texts are bcast and the pass runs again
+ * (one bcast, more only when they exceed XT_BCAST_CHUNK, and one allreduce).
+ * Values are committed only when every rank is ok.  A file no rank gave input
+ * at open never gets here (xt_hooks.c); after open, a file without layers
+ * runs a pass alone (xt_info_alone).  Nothing is calloc'd: texts and
+ * warnings are allocated when given. */
 #include "xt_layer.h"
 
+#include <limits.h>
 #include <stdarg.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -199,6 +206,17 @@ static void check_rules(struct xt_pass *p)
     }
 }
 
+struct xt_file *xt_file_new(ADIO_File fd)
+{
+    struct xt_file *xf = xt_calloc(1, sizeof(*xf));
+    if (xf) {
+        MPI_Comm_rank(fd->comm, &xf->rank);
+        MPI_Comm_size(fd->comm, &xf->nprocs);
+        xf->open_time = xt_now();
+    }
+    return xf;
+}
+
 /* the layers' memory (xt_layer.h); here, next to the hint pass that agrees
  * on it, so that xt_hooks.c and xt_info.c do not call each other */
 void xt_slots_free(struct xt_file *xf)
@@ -268,58 +286,186 @@ static void pass_free(struct xt_pass *p)
     free(p->next);
 }
 
-void xt_info_apply(ADIO_File fd, struct xt_file *xf, MPI_Info users_info, int at_open,
-                   int anyone)
+/* every hint's value and the checks, from mine and r0: what every rank would
+ * settle on, its warnings, and at open the layers' memory */
+static void settle_all(struct xt_pass *p, MPI_Info info)
 {
-    const struct xt_hint_value *base = at_open ? xt_hint_defaults() : xf->hints;
-    if (!anyone) {      /* the common case (docs/results/overhead.md) */
-        if (at_open)
-            memcpy(xf->hints, base, sizeof(xf->hints));
+    for (int h = 0; p->ok && h < XT_NHINTS; h++)
+        settle(p, h);
+    if (p->ok)
+        check_rules(p);
+    if (p->ok && p->xf->rank == 0)
+        warn_unknown_keys(p, info);
+    if (p->ok && p->at_open) {  /* the layers' memory, agreed with the rest */
+        memcpy(p->xf->hints, p->next, sizeof(p->xf->hints));
+        check_layers(p);
+        p->ok = xt_slots_alloc(p->xf);
+    }
+}
+
+static void pass_start(struct xt_pass *p, struct xt_file *xf, MPI_Info info, int at_open,
+                       const struct xt_hint_value *base)
+{
+    *p = (struct xt_pass) {.xf = xf,.at_open = at_open };
+    if ((p->next = malloc(sizeof(xf->hints))))
+        memcpy(p->next, base, sizeof(xf->hints));
+    p->ok = p->next != NULL;
+    for (int h = 0; h < XT_NHINTS; h++)
+        read_raw(p, info, h);
+}
+
+/* this rank's texts as if they were every rank's (rank 0's too): right when
+ * the allreduce shows that every rank's texts are the same */
+static void local_pass(struct xt_pass *p, MPI_Info info)
+{
+    for (int h = 0; h < XT_NHINTS; h++)
+        if (xt_hint_defs[h].flags & XT_AGREE)
+            p->r0[h] = p->mine[h];
+    settle_all(p, info);
+}
+
+/* the general pass: rank 0's texts bcast, the warnings and memory agreed */
+static int full_pass(ADIO_File fd, struct xt_pass *p, MPI_Info info)
+{
+    bcast_agreed(fd->comm, p);
+    settle_all(p, info);
+    return xt_warn_slots(fd, p->warn, XT_NWARN, p->ok);
+}
+
+/* FNV-1a over the texts (0: no input), in three non-negative ints */
+static void texts_hash(const struct xt_pass *p, int wanted, int *out)
+{
+    uint64_t k = wanted ? 1469598103934665603ULL : 0;
+    for (int h = 0; wanted && h < XT_NHINTS; h++) {
+        const char *t = p->mine[h] ? p->mine[h] : "";
+        k = (k ^ (p->mine[h] ? '1' : '0')) * 1099511628211ULL;
+        for (size_t i = 0; i <= strlen(t); i++)
+            k = (k ^ (unsigned char) t[i]) * 1099511628211ULL;
+    }
+    out[0] = (int) (k & 0x7fffffff);
+    out[1] = (int) ((k >> 31) & 0x7fffffff);
+    out[2] = (int) (k >> 62);
+}
+
+enum { A_STATE, A_NONE, A_ALL, A_OK, A_HASH, A_NHASH = A_HASH + 3, A_WHO = A_NHASH + 3, A_N };
+
+/* the one allreduce of every pass (MIN): has every rank its state, has no
+ * rank input, has every rank, is every rank ok, the texts' hash (its min,
+ * and its max as INT_MAX - hash), and the warnings' bids */
+static void agree(ADIO_File fd, const struct xt_pass *p, int wanted, int *all)
+{
+    int mine[A_N + XT_NWARN];
+    mine[A_STATE] = p->xf != NULL;
+    mine[A_NONE] = !wanted;
+    mine[A_ALL] = wanted;
+    mine[A_OK] = p->ok;
+    texts_hash(p, wanted, mine + A_HASH);
+    for (int i = 0; i < 3; i++)
+        mine[A_NHASH + i] = INT_MAX - mine[A_HASH + i];
+    xt_warn_bid(fd, p->warn, XT_NWARN, mine + A_WHO);
+    MPI_Allreduce(mine, all, A_N + XT_NWARN, MPI_INT, MPI_MIN, fd->comm);
+}
+
+static void commit(ADIO_File fd, struct xt_pass *p, const struct xt_hint_value *base,
+                   int all_ok)
+{
+    struct xt_file *xf = p->xf;
+    if (all_ok) {
+        memcpy(xf->hints, p->next, sizeof(xf->hints));
+        for (int h = 0; h < XT_NHINTS; h++)
+            xf->given[h] |= p->given[h];
+        if (p->at_open)
+            xf->nagreed = xf->nalloc;
         return;
     }
-    struct xt_pass p = {.xf = xf,.at_open = at_open,.ok = 1 };
-    if ((p.next = malloc(sizeof(xf->hints))))
-        memcpy(p.next, base, sizeof(xf->hints));
-    p.ok = p.next != NULL;
-    for (int h = 0; h < XT_NHINTS; h++)
-        read_raw(&p, users_info, h);
-    bcast_agreed(fd->comm, &p);
-    for (int h = 0; p.ok && h < XT_NHINTS; h++)
-        settle(&p, h);
-    if (p.ok)
-        check_rules(&p);
-    if (p.ok && xf->rank == 0)
-        warn_unknown_keys(&p, users_info);
-    if (p.ok && at_open) {      /* the layers' memory, agreed below with the rest */
-        memcpy(xf->hints, p.next, sizeof(xf->hints));
-        check_layers(&p);
-        p.ok = xt_slots_alloc(xf);
+    if (p->at_open) {
+        xt_slots_free(xf);
+        memcpy(xf->hints, base, sizeof(xf->hints));
     }
-    if (xt_warn_slots(fd, p.warn, XT_NWARN, p.ok)) {
-        memcpy(xf->hints, p.next, sizeof(xf->hints));
-        for (int h = 0; h < XT_NHINTS; h++)
-            xf->given[h] |= p.given[h];
-    } else {
-        if (at_open) {
+    if (!p->ok)
+        xt_warn(fd, XT_WARN_SELF, "out of memory (the hints and their layers); using the ones "
+                "before");
+}
+
+/* Every rank settles on its own texts first.  One allreduce then tells
+ * whether all ranks had the same texts (the usual case: then that is the
+ * result, and its warnings are agreed too); only when they differ does the
+ * general pass follow (one bcast and one allreduce more). */
+int xt_info_apply(ADIO_File fd, struct xt_file *xf, MPI_Info users_info, int at_open)
+{
+    const struct xt_hint_value *base = at_open ? xt_hint_defaults() : xf ? xf->hints : NULL;
+    const int wanted = xf && xt_info_wanted(users_info, at_open);
+    struct xt_pass p = {.xf = xf,.ok = 1 };
+    int all[A_N + XT_NWARN];
+    if (wanted) {
+        pass_start(&p, xf, users_info, at_open, base);
+        local_pass(&p, users_info);
+    }
+    agree(fd, &p, wanted, all);
+    const int same = all[A_ALL] && all[A_HASH] == INT_MAX - all[A_NHASH] &&
+        all[A_HASH + 1] == INT_MAX - all[A_NHASH + 1] &&
+        all[A_HASH + 2] == INT_MAX - all[A_NHASH + 2];
+    if (!all[A_STATE] || all[A_NONE] || !same) {
+        if (at_open && xf)
             xt_slots_free(xf);
-            memcpy(xf->hints, base, sizeof(xf->hints));
-        }
-        if (!p.ok)
-            xt_warn(fd, XT_WARN_SELF, "out of memory (the hints and their layers); using the ones "
-                    "before");
+        pass_free(&p);
     }
+    if (!all[A_STATE])
+        return -1;
+    if (all[A_NONE]) {  /* the common case (docs/results/overhead.md) */
+        if (at_open)
+            memcpy(xf->hints, base, sizeof(xf->hints));
+        return 0;
+    }
+    int ok = all[A_OK];
+    if (same && ok)
+        xt_warn_print(fd, p.warn, XT_NWARN, all + A_WHO);
+    if (!same) {
+        pass_start(&p, xf, users_info, at_open, base);
+        ok = full_pass(fd, &p, users_info);
+    }
+    commit(fd, &p, base, ok);
     pass_free(&p);
+    return 0;
+}
+
+void xt_info_alone(ADIO_File fd, MPI_Info users_info)
+{
+    struct xt_file *xf = xt_file(fd);
+    struct xt_pass p;
+    if (!xt_info_wanted(users_info, 0))
+        return;
+    if (!xf && (xf = xt_file_new(fd))) {
+        memcpy(xf->hints, xt_hint_defaults(), sizeof(xf->hints));
+        fd->xt = xf;
+    }
+    if (!xf) {
+        xt_warn(fd, XT_WARN_SELF, "out of memory (romio-xt's file state); ignoring the hints "
+                "given after open");
+        return;
+    }
+    pass_start(&p, xf, users_info, 0, xf->hints);
+    local_pass(&p, users_info);
+    if (p.ok && xf->rank == 0) {
+        int who[XT_NWARN];
+        xt_warn_bid(fd, p.warn, XT_NWARN, who);
+        xt_warn_print(fd, p.warn, XT_NWARN, who);
+    }
+    commit(fd, &p, xf->hints, p.ok);
+    pass_free(&p);
+    xf->published = 0;
 }
 
 void xt_info_publish(ADIO_File fd, const struct xt_file *xf)
 {
+    const struct xt_hint_value *hints = xf ? xf->hints : xt_hint_defaults();
     if (fd->info == MPI_INFO_NULL)
         return;
     for (int h = 0; h < XT_NHINTS; h++)
-        if (xf->hints[h].s[0])
-            ADIOI_Info_set(fd->info, xt_hint_defs[h].name, xf->hints[h].s);
+        if (hints[h].s[0])
+            ADIOI_Info_set(fd->info, xt_hint_defs[h].name, hints[h].s);
     char layers[256] = "";
-    for (int s = 0; s < xf->nslots; s++)
+    for (int s = 0; xf && s < xf->nslots; s++)
         snprintf(layers + strlen(layers), sizeof(layers) - strlen(layers), "%s%s",
                  s ? "," : "", xf->slots[s].layer->name);
     ADIOI_Info_set(fd->info, "romio_xt_layers", layers[0] ? layers : "none");

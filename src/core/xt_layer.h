@@ -91,6 +91,9 @@ struct xt_file {
     /* at open, before ADIOI_Xt_open stacks them: slots[0..nalloc) hold the
      * memory of the layers the hints want (registry ids alloc_id[]) */
     int nalloc, alloc_id[XT_MAX_LAYERS];
+    /* layers the open agreed on (every rank the same; nslots may differ where
+     * a layer's open failed): 0 means hints after open change no layer */
+    int nagreed;
     struct xt_slot *slot_of[XT_NLAYERS];        /* by registry id; NULL: not installed */
     double open_time;
     int published;              /* fd->info holds the hints' values (ADIOI_Xt_get_info) */
@@ -160,16 +163,23 @@ const struct xt_hint_value *xt_hint(ADIO_File fd, enum xt_hint_id h);
 
 /* collective hint processing (xt_info.c): does this rank have input for
  * romio-xt (a key of ours or with our prefix; at open a hint's variable)?
- * Then, on every rank, with anyone = whether some rank has: parse users_info
- * (and, at open, the environment), agree across ranks, warn once */
+ * Then, on every rank (xf NULL: this rank is out of memory): parse
+ * users_info (and, at open, the environment), agree across ranks, warn
+ * once.  -1 on every rank when a rank has no xf (nothing was changed). */
 int xt_info_wanted(MPI_Info users_info, int at_open);
+/* a file's state: zeroed, with its rank, size and open time (NULL: no memory) */
+struct xt_file *xt_file_new(ADIO_File fd);
 /* the memory of every layer xf->hints want (xf->nalloc slots); 0 when an
  * allocation failed on this rank (the hint pass agrees on it); free: all of
  * them, stacked or not */
 int xt_slots_alloc(struct xt_file *xf);
 void xt_slots_free(struct xt_file *xf);
-void xt_info_apply(ADIO_File fd, struct xt_file *xf, MPI_Info users_info, int at_open,
-                   int anyone);
+int xt_info_apply(ADIO_File fd, struct xt_file *xf, MPI_Info users_info, int at_open);
+/* a file without layers, after open (MPI_File_set_info, set_view): the
+ * hints change only what MPI_File_get_info shows, so no collective; each
+ * rank keeps its own values, rank 0 warns.  Allocates fd's state if needed. */
+void xt_info_alone(ADIO_File fd, MPI_Info users_info);
+/* xf NULL: the defaults, no layers */
 void xt_info_publish(ADIO_File fd, const struct xt_file *xf);
 
 /* the registered layers, bottom first */

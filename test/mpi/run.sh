@@ -60,6 +60,21 @@ run "unknown-key-np2" expect_warning unk2 2 unknown "unknown hint romio_xt_statz
 run "set-info-open-only-np2" expect_warning si2 2 setinfo \
     "hint romio_xt_stats: 'enable' can only be set at open; keeping 'disable'"
 
+# the same after a first open: the tested open then learns from ROMIO's own
+# allreduce whether any rank has input (no input: no romio-xt state at all;
+# get_info still shows the defaults, a hint at set_info is still checked)
+later() { local T_LATER_OPEN=1; export T_LATER_OPEN; "$@"; }
+for n in 2 4; do
+    run "getinfo-later-open-np$n" later mpirun $n ./t_hints "$out/gil.$n" getinfo \
+        $("$hintdoc" --valued-names)
+    run "set-info-open-only-later-open-np$n" later expect_warning sil$n $n setinfo \
+        "hint romio_xt_stats: 'enable' can only be set at open; keeping 'disable'"
+    run "disagree-later-open-np$n" later expect_warning disl$n $n disagree \
+        "hint romio_xt_stats: rank 1 has 'enable' but rank 0 has 'disable'; all ranks use 'disable'"
+    run "bad-value-later-open-np$n" later expect_warning badl$n $n bad \
+        "hint romio_xt_stats: bad value 'maybe' \\(expected one of disable\\|enable\\); using 'disable'"
+done
+
 # --- warn once per job: many files, every hint pass, one line per problem -----
 # warn_once_case N: ROMIO_HINTS has a bad value and an unknown key; 200 files,
 # each with set_view and set_info (the same bad value again)

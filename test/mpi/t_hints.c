@@ -10,7 +10,11 @@
  *                 each warned once as bad, none as a disagreement
  * MODE setinfo  : open without hints, then MPI_File_set_info enabling stats:
  *                 open-only, so warned and unchanged
- * In every mode the file is still written and read back correctly. */
+ * In every mode the file is still written and read back correctly.
+ * With T_LATER_OPEN=1 in the environment, FILE.first is opened (no hints)
+ * and closed before: the tested open is then not the process's first, and
+ * ROMIO's first allreduce at open tells whether any rank has input for
+ * romio-xt (no input: the file gets no romio-xt state at all). */
 #include "common.h"
 
 int romioxt_describe_stack(MPI_File fh, char *buf, int len);
@@ -66,6 +70,13 @@ int main(int argc, char **argv)
             val[1000] = '\0';
             MPI_Info_set(info, keys[k], val);
         }
+    }
+    if (getenv("T_LATER_OPEN")) {
+        char first[4096];
+        snprintf(first, sizeof(first), "%s.first", argv[1]);
+        T_MPI(MPI_File_open(MPI_COMM_WORLD, first, MPI_MODE_CREATE | MPI_MODE_RDWR,
+                            MPI_INFO_NULL, &fh));
+        T_MPI(MPI_File_close(&fh));
     }
     T_MPI(MPI_File_open(MPI_COMM_WORLD, argv[1], MPI_MODE_CREATE | MPI_MODE_RDWR, info, &fh));
 
