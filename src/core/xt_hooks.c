@@ -78,53 +78,68 @@ const struct xt_hint_value *xt_hint(ADIO_File fd, enum xt_hint_id h)
     return xf ? &xf->hints[h] : &xt_hint_defaults()[h];
 }
 
-/* the file ADIO_Open is opening (ROMIO's lock is held from ADIOI_Xt_opening
- * to its ADIO_SetInfo), and whether no rank has input for romio-xt */
+/* the file ADIO_Open is opening (ROMIO's lock is held from
+ * ADIOI_Xt_open_agree to its ADIO_SetInfo), and whether its pass is over */
 static ADIO_File xt_open_fd;
-static int xt_open_none;
+static int xt_open_done;
 
-/* ROMIO: in ADIO_Open, for its first allreduce, which carries the answer: 1
- * when this rank surely has no input for romio-xt (its info, the ROMIO_HINTS
- * file's hints once read, the environment) */
-int ADIOI_Xt_no_input(MPI_Info info, MPI_Info syshints)
+/* the state a pass at open leaves: fd's own when the pass is done, none
+ * when no rank had input (no state, no collectives after) or memory */
+static int xt_open_end(ADIO_File fd, struct xt_file *xf, enum xt_pass_end end)
 {
-    return syshints != MPI_INFO_NULL && !xt_info_wanted(info, 1) &&
-        !xt_info_wanted(syshints, 0);
+    if (end == XT_PASS_DONE) {
+        fd->xt = xf;
+        xf->published = 0;
+        return 1;
+    }
+    if (end == XT_PASS_NO_STATE && !xf)
+        xt_warn(fd, XT_WARN_SELF, "out of memory (romio-xt's file state); stock ROMIO "
+                "runs this file");
+    free(xf);
+    return end != XT_PASS_LATER;
 }
 
-void ADIOI_Xt_opening(ADIO_File fd, int no_rank_has_input)
+/* ROMIO: in ADIO_Open instead of its first allreduce (syshints_processed,
+ * MIN), which the hint pass's carries.  A rank that has not read the
+ * ROMIO_HINTS file yet (its first open) cannot know its hints: then the pass
+ * runs at ADIO_SetInfo. */
+int ADIOI_Xt_open_agree(ADIO_File fd, MPI_Info info, MPI_Info syshints, int syshints_processed)
 {
+    int romio = syshints_processed;
     xt_open_fd = fd;
-    xt_open_none = no_rank_has_input;
+    xt_open_done = 1;
+    if (xt_opening_internal) {  /* ROMIO's own file: its allreduce only */
+        MPI_Allreduce(&syshints_processed, &romio, 1, MPI_INT, MPI_MIN, fd->comm);
+        return romio;
+    }
+    const struct xt_hint_src src = {.info = info,.sys = syshints,
+        .unknown = syshints == MPI_INFO_NULL,.romio = &romio
+    };
+    struct xt_file *xf = src.unknown ? NULL : xt_file_new(fd);
+    xt_open_done = xt_open_end(fd, xf, xt_info_apply(fd, xf, &src, 1));
+    return romio;
 }
 
-/* ROMIO: after every ADIO_SetInfo (open, MPI_File_set_info, set_view).  A
- * file no rank gave input for at open has no state and costs no collective;
- * nor do hints after open on a file without layers. */
+/* ROMIO: after every ADIO_SetInfo (open, MPI_File_set_info, set_view).  At
+ * open the pass usually ran already; after open, a file without layers
+ * needs no collective. */
 void ADIOI_Xt_set_info(ADIO_File fd, MPI_Info users_info)
 {
     struct xt_file *xf = xt_file(fd);
     const int at_open = fd == xt_open_fd;
+    const struct xt_hint_src src = {.info = users_info,.sys = MPI_INFO_NULL };
     if (at_open)
         xt_open_fd = NULL;
-    if (at_open && (xt_opening_internal || xt_open_none))
+    if (at_open && (xt_opening_internal || xt_open_done))
         return;
-    if (!at_open && !(xf && xf->nagreed)) {
-        xt_info_alone(fd, users_info);
-        return;
-    }
-    if (at_open)
+    if (at_open) {
         xf = xt_file_new(fd);
-    if (xt_info_apply(fd, xf, users_info, at_open) != 0) {     /* a rank lacks its state */
-        if (at_open && !xf)
-            xt_warn(fd, XT_WARN_SELF, "out of memory (romio-xt's file state); stock ROMIO "
-                    "runs this file");
-        if (at_open)
-            free(xf);
-        return;
-    }
-    fd->xt = xf;
-    xf->published = 0;          /* MPI_File_get_info publishes the new values */
+        xt_open_end(fd, xf, xt_info_apply(fd, xf, &src, 1));
+    } else if (xf && xf->nagreed) {
+        if (xt_info_apply(fd, xf, &src, 0) == XT_PASS_DONE)
+            xf->published = 0;  /* MPI_File_get_info publishes the new values */
+    } else
+        xt_info_alone(fd, users_info);
 }
 
 /* one layer's table: its own ops over the table below */

@@ -29,6 +29,7 @@ _Static_assert(XT_NWARN <= XT_WARN_MAX, "one allreduce carries every warning slo
 /* one pass: the raw texts, the values it settles on, its warnings */
 struct xt_pass {
     struct xt_file *xf;
+    const struct xt_hint_src *src;
     int at_open, ok;
     struct xt_hint_value *next; /* the values to commit (XT_NHINTS) */
     int given[XT_NHINTS];
@@ -58,13 +59,15 @@ static void say(struct xt_pass *p, int slot, const char *fmt, ...)
     p->warn[slot] = dup_text(p, text);
 }
 
-static void read_raw(struct xt_pass *p, MPI_Info info, int h)
+static void read_raw(struct xt_pass *p, int h)
 {
     const struct xt_hint_def *def = &xt_hint_defs[h];
     char text[XT_RAW_LEN];
     int flag = 0;
-    if (info != MPI_INFO_NULL)
-        ADIOI_Info_get(info, def->name, XT_RAW_LEN - 1, text, &flag);
+    if (p->src->info != MPI_INFO_NULL)
+        ADIOI_Info_get(p->src->info, def->name, XT_RAW_LEN - 1, text, &flag);
+    if (!flag && p->src->sys != MPI_INFO_NULL)
+        ADIOI_Info_get(p->src->sys, def->name, XT_RAW_LEN - 1, text, &flag);
     const char *env = (!flag && p->at_open && def->env) ? getenv(def->env) : NULL;
     if (flag || (env && *env))
         p->mine[h] = dup_text(p, flag ? text : env);
@@ -265,9 +268,8 @@ static void warn_unknown_keys(struct xt_pass *p, MPI_Info info)
 {
     int nkeys = 0;
     char key[MPI_MAX_INFO_KEY + 1];
-    if (info == MPI_INFO_NULL)
-        return;
-    MPI_Info_get_nkeys(info, &nkeys);
+    if (info != MPI_INFO_NULL)
+        MPI_Info_get_nkeys(info, &nkeys);
     for (int k = 0; k < nkeys && !p->warn[XT_NWARN - 1]; k++) {
         MPI_Info_get_nthkey(info, k, key);
         if (under_our_prefix(key) && xt_hint_find(key) < 0)
@@ -288,14 +290,16 @@ static void pass_free(struct xt_pass *p)
 
 /* every hint's value and the checks, from mine and r0: what every rank would
  * settle on, its warnings, and at open the layers' memory */
-static void settle_all(struct xt_pass *p, MPI_Info info)
+static void settle_all(struct xt_pass *p)
 {
     for (int h = 0; p->ok && h < XT_NHINTS; h++)
         settle(p, h);
     if (p->ok)
         check_rules(p);
-    if (p->ok && p->xf->rank == 0)
-        warn_unknown_keys(p, info);
+    if (p->ok && p->xf->rank == 0) {
+        warn_unknown_keys(p, p->src->info);
+        warn_unknown_keys(p, p->src->sys);
+    }
     if (p->ok && p->at_open) {  /* the layers' memory, agreed with the rest */
         memcpy(p->xf->hints, p->next, sizeof(p->xf->hints));
         check_layers(p);
@@ -303,32 +307,32 @@ static void settle_all(struct xt_pass *p, MPI_Info info)
     }
 }
 
-static void pass_start(struct xt_pass *p, struct xt_file *xf, MPI_Info info, int at_open,
-                       const struct xt_hint_value *base)
+static void pass_start(struct xt_pass *p, struct xt_file *xf, const struct xt_hint_src *src,
+                       int at_open, const struct xt_hint_value *base)
 {
-    *p = (struct xt_pass) {.xf = xf,.at_open = at_open };
+    *p = (struct xt_pass) {.xf = xf,.src = src,.at_open = at_open };
     if ((p->next = malloc(sizeof(xf->hints))))
         memcpy(p->next, base, sizeof(xf->hints));
     p->ok = p->next != NULL;
     for (int h = 0; h < XT_NHINTS; h++)
-        read_raw(p, info, h);
+        read_raw(p, h);
 }
 
 /* this rank's texts as if they were every rank's (rank 0's too): right when
  * the allreduce shows that every rank's texts are the same */
-static void local_pass(struct xt_pass *p, MPI_Info info)
+static void local_pass(struct xt_pass *p)
 {
     for (int h = 0; h < XT_NHINTS; h++)
         if (xt_hint_defs[h].flags & XT_AGREE)
             p->r0[h] = p->mine[h];
-    settle_all(p, info);
+    settle_all(p);
 }
 
 /* the general pass: rank 0's texts bcast, the warnings and memory agreed */
-static int full_pass(ADIO_File fd, struct xt_pass *p, MPI_Info info)
+static int full_pass(ADIO_File fd, struct xt_pass *p)
 {
     bcast_agreed(fd->comm, p);
-    settle_all(p, info);
+    settle_all(p);
     return xt_warn_slots(fd, p->warn, XT_NWARN, p->ok);
 }
 
@@ -347,14 +351,19 @@ static void texts_hash(const struct xt_pass *p, int wanted, int *out)
     out[2] = (int) (k >> 62);
 }
 
-enum { A_STATE, A_NONE, A_ALL, A_OK, A_HASH, A_NHASH = A_HASH + 3, A_WHO = A_NHASH + 3, A_N };
+enum { A_ROMIO, A_KNOWN, A_STATE, A_NONE, A_ALL, A_OK, A_HASH, A_NHASH = A_HASH + 3,
+    A_WHO = A_NHASH + 3, A_N
+};
 
-/* the one allreduce of every pass (MIN): has every rank its state, has no
- * rank input, has every rank, is every rank ok, the texts' hash (its min,
- * and its max as INT_MAX - hash), and the warnings' bids */
+/* the one allreduce of every pass (MIN): ROMIO's int (src->romio), can every
+ * rank read its hints yet, has every rank its state, has no rank input, has
+ * every rank, is every rank ok, the texts' hash (its min, and its max as
+ * INT_MAX - hash), and the warnings' bids */
 static void agree(ADIO_File fd, const struct xt_pass *p, int wanted, int *all)
 {
     int mine[A_N + XT_NWARN];
+    mine[A_ROMIO] = p->src->romio ? *p->src->romio : 0;
+    mine[A_KNOWN] = !p->src->unknown;
     mine[A_STATE] = p->xf != NULL;
     mine[A_NONE] = !wanted;
     mine[A_ALL] = wanted;
@@ -364,6 +373,8 @@ static void agree(ADIO_File fd, const struct xt_pass *p, int wanted, int *all)
         mine[A_NHASH + i] = INT_MAX - mine[A_HASH + i];
     xt_warn_bid(fd, p->warn, XT_NWARN, mine + A_WHO);
     MPI_Allreduce(mine, all, A_N + XT_NWARN, MPI_INT, MPI_MIN, fd->comm);
+    if (p->src->romio)
+        *p->src->romio = all[A_ROMIO];
 }
 
 static void commit(ADIO_File fd, struct xt_pass *p, const struct xt_hint_value *base,
@@ -391,48 +402,48 @@ static void commit(ADIO_File fd, struct xt_pass *p, const struct xt_hint_value *
  * whether all ranks had the same texts (the usual case: then that is the
  * result, and its warnings are agreed too); only when they differ does the
  * general pass follow (one bcast and one allreduce more). */
-int xt_info_apply(ADIO_File fd, struct xt_file *xf, MPI_Info users_info, int at_open)
+enum xt_pass_end xt_info_apply(ADIO_File fd, struct xt_file *xf, const struct xt_hint_src *src,
+                               int at_open)
 {
     const struct xt_hint_value *base = at_open ? xt_hint_defaults() : xf ? xf->hints : NULL;
-    const int wanted = xf && xt_info_wanted(users_info, at_open);
-    struct xt_pass p = {.xf = xf,.ok = 1 };
+    const int wanted = xf && !src->unknown && (xt_info_wanted(src->info, at_open) ||
+                                               xt_info_wanted(src->sys, 0));
+    struct xt_pass p = {.xf = xf,.src = src,.ok = 1 };
     int all[A_N + XT_NWARN];
     if (wanted) {
-        pass_start(&p, xf, users_info, at_open, base);
-        local_pass(&p, users_info);
+        pass_start(&p, xf, src, at_open, base);
+        local_pass(&p);
     }
     agree(fd, &p, wanted, all);
     const int same = all[A_ALL] && all[A_HASH] == INT_MAX - all[A_NHASH] &&
         all[A_HASH + 1] == INT_MAX - all[A_NHASH + 1] &&
         all[A_HASH + 2] == INT_MAX - all[A_NHASH + 2];
-    if (!all[A_STATE] || all[A_NONE] || !same) {
+    const enum xt_pass_end end = !all[A_KNOWN] ? XT_PASS_LATER : !all[A_STATE] ?
+        XT_PASS_NO_STATE : all[A_NONE] ? XT_PASS_NO_INPUT : XT_PASS_DONE;
+    if (end != XT_PASS_DONE || !same) {
         if (at_open && xf)
             xt_slots_free(xf);
         pass_free(&p);
     }
-    if (!all[A_STATE])
-        return -1;
-    if (all[A_NONE]) {  /* the common case (docs/results/overhead.md) */
-        if (at_open)
-            memcpy(xf->hints, base, sizeof(xf->hints));
-        return 0;
-    }
+    if (end != XT_PASS_DONE)
+        return end;
     int ok = all[A_OK];
     if (same && ok)
         xt_warn_print(fd, p.warn, XT_NWARN, all + A_WHO);
     if (!same) {
-        pass_start(&p, xf, users_info, at_open, base);
-        ok = full_pass(fd, &p, users_info);
+        pass_start(&p, xf, src, at_open, base);
+        ok = full_pass(fd, &p);
     }
     commit(fd, &p, base, ok);
     pass_free(&p);
-    return 0;
+    return XT_PASS_DONE;
 }
 
 void xt_info_alone(ADIO_File fd, MPI_Info users_info)
 {
     struct xt_file *xf = xt_file(fd);
     struct xt_pass p;
+    const struct xt_hint_src src = {.info = users_info,.sys = MPI_INFO_NULL };
     if (!xt_info_wanted(users_info, 0))
         return;
     if (!xf && (xf = xt_file_new(fd))) {
@@ -444,8 +455,8 @@ void xt_info_alone(ADIO_File fd, MPI_Info users_info)
                 "given after open");
         return;
     }
-    pass_start(&p, xf, users_info, 0, xf->hints);
-    local_pass(&p, users_info);
+    pass_start(&p, xf, &src, 0, xf->hints);
+    local_pass(&p);
     if (p.ok && xf->rank == 0) {
         int who[XT_NWARN];
         xt_warn_bid(fd, p.warn, XT_NWARN, who);

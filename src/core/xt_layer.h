@@ -163,9 +163,10 @@ const struct xt_hint_value *xt_hint(ADIO_File fd, enum xt_hint_id h);
 
 /* collective hint processing (xt_info.c): does this rank have input for
  * romio-xt (a key of ours or with our prefix; at open a hint's variable)?
- * Then, on every rank (xf NULL: this rank is out of memory): parse
- * users_info (and, at open, the environment), agree across ranks, warn
- * once.  -1 on every rank when a rank has no xf (nothing was changed). */
+ * Then xt_info_apply, on every rank (xf NULL: this rank is out of memory,
+ * or unknown): read the hints (xt_hint_src), agree across ranks in one
+ * allreduce (more only when ranks differ), warn once; every rank returns
+ * the same xt_pass_end. */
 int xt_info_wanted(MPI_Info users_info, int at_open);
 /* a file's state: zeroed, with its rank, size and open time (NULL: no memory) */
 struct xt_file *xt_file_new(ADIO_File fd);
@@ -174,7 +175,22 @@ struct xt_file *xt_file_new(ADIO_File fd);
  * them, stacked or not */
 int xt_slots_alloc(struct xt_file *xf);
 void xt_slots_free(struct xt_file *xf);
-int xt_info_apply(ADIO_File fd, struct xt_file *xf, MPI_Info users_info, int at_open);
+/* where a pass reads each hint: info's, else sys's (the ROMIO_HINTS file's,
+ * at open before ROMIO merges them in), else at open its variable.  unknown:
+ * this rank cannot read them yet (the file is read after this allreduce).
+ * romio: an int of ROMIO's that the pass's allreduce carries (MIN), or NULL */
+struct xt_hint_src {
+    MPI_Info info, sys;
+    int unknown, *romio;
+};
+enum xt_pass_end {
+    XT_PASS_DONE,               /* xf holds the agreed values (and layers' memory) */
+    XT_PASS_NO_INPUT,           /* no rank has input: nothing changed */
+    XT_PASS_NO_STATE,           /* a rank has no xf: nothing changed */
+    XT_PASS_LATER,              /* a rank was unknown: nothing changed */
+};
+enum xt_pass_end xt_info_apply(ADIO_File fd, struct xt_file *xf, const struct xt_hint_src *src,
+                               int at_open);
 /* a file without layers, after open (MPI_File_set_info, set_view): the
  * hints change only what MPI_File_get_info shows, so no collective; each
  * rank keeps its own values, rank 0 warns.  Allocates fd's state if needed. */
