@@ -148,9 +148,9 @@ def run_one(args, exes, cell, cfg, rep, logs):
     # more ranks than cores: ch3:sock (nemesis busy-polls ~10x slower there)
     prefix = args.sock_prefix if np_ > SOCK_ABOVE else args.prefix
     if name == "unpatched":
-        if np_ > SOCK_ABOVE:
-            return None         # the unpatched install is not a ch3:sock one
-        prefix = args.unpatched_prefix
+        prefix = args.unpatched_sock_prefix if np_ > SOCK_ABOVE else args.unpatched_prefix
+        if not prefix:
+            return None         # no unpatched install for this device
     env["LD_LIBRARY_PATH"] = os.path.join(prefix, "lib")
     if hints:
         hf = os.path.join(logs, tag + ".hints")
@@ -195,7 +195,7 @@ def run_grid(args, exes):
         wls = args.workloads.split(",")
     reps = args.reps or reps
     configs = [c for c in CONFIGS if not args.only or c[0] in args.only.split(",")]
-    if args.unpatched_prefix:
+    if args.unpatched_prefix or args.unpatched_sock_prefix:
         configs.append(("unpatched", {}))
     logs = os.path.join(args.out, "logs")
     os.makedirs(logs, exist_ok=True)
@@ -248,6 +248,9 @@ def main():
     p.add_argument("--unpatched-prefix", default=os.environ.get("NOHARM_UNPATCHED_PREFIX", ""),
                    help="an unpatched MPICH 4.0.2 install (same flags): adds config "
                    "'unpatched' (no hints), to measure the no-hint overhead")
+    p.add_argument("--unpatched-sock-prefix",
+                   default=os.environ.get("NOHARM_UNPATCHED_SOCK_PREFIX", ""),
+                   help="the same, built with ch3:sock: config 'unpatched' in the 4-rank cells")
     p.add_argument("--report-only", action="store_true", help="re-summarise OUT/noharm.csv")
     args = p.parse_args()
     args.scale = GRIDS[args.grid][3]
@@ -260,6 +263,12 @@ def main():
         print(f"noharm: --unpatched-prefix {args.unpatched_prefix}: no lib/libmpi.so.12 there; "
               "config unpatched skipped", file=sys.stderr)
         args.unpatched_prefix = ""
+    if args.unpatched_sock_prefix and not os.access(
+            os.path.join(args.unpatched_sock_prefix, "lib", "libmpi.so.12"), os.R_OK):
+        print(f"noharm: --unpatched-sock-prefix {args.unpatched_sock_prefix}: no "
+              "lib/libmpi.so.12 there; config unpatched skipped in the 4-rank cells",
+              file=sys.stderr)
+        args.unpatched_sock_prefix = ""
     os.makedirs(args.out, exist_ok=True)
     csv_path = os.path.join(args.out, "noharm.csv")
     if not args.report_only:

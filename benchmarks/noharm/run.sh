@@ -13,6 +13,8 @@
 #                     bindings; without them they are skipped)
 #   NOHARM_UNPATCHED_PREFIX  an unpatched MPICH 4.0.2 with the same configure
 #                     arguments: adds the column `unpatched` (the no-hint overhead)
+#   NOHARM_UNPATCHED_SOCK_PREFIX  the same built with ch3:sock: `unpatched` in
+#                     the 4-rank cells too
 set -eu
 here=$(cd "$(dirname "$0")" && pwd)
 XT_PREFIX=${XT_PREFIX:-/tmp/xtb/install}
