@@ -89,12 +89,10 @@ static int xt_open_end(ADIO_File fd, struct xt_file *xf, enum xt_pass_end end)
 {
     if (end == XT_PASS_DONE) {
         fd->xt = xf;
-        xf->published = 0;
+        if (xf)
+            xf->published = 0;
         return 1;
     }
-    if (end == XT_PASS_NO_STATE && !xf)
-        xt_warn(fd, XT_WARN_SELF, "out of memory (romio-xt's file state); stock ROMIO "
-                "runs this file");
     free(xf);
     return end != XT_PASS_LATER;
 }
@@ -115,8 +113,9 @@ int ADIOI_Xt_open_agree(ADIO_File fd, MPI_Info info, MPI_Info syshints, int sysh
     const struct xt_hint_src src = {.info = info,.sys = syshints,
         .unknown = syshints == MPI_INFO_NULL,.romio = &romio
     };
-    struct xt_file *xf = src.unknown ? NULL : xt_file_new(fd);
-    xt_open_done = xt_open_end(fd, xf, xt_info_apply(fd, xf, &src, 1));
+    struct xt_file *xf = NULL;
+    const enum xt_pass_end end = xt_info_apply(fd, &xf, &src, 1);
+    xt_open_done = xt_open_end(fd, xf, end);
     return romio;
 }
 
@@ -133,10 +132,10 @@ void ADIOI_Xt_set_info(ADIO_File fd, MPI_Info users_info)
     if (at_open && (xt_opening_internal || xt_open_done))
         return;
     if (at_open) {
-        xf = xt_file_new(fd);
-        xt_open_end(fd, xf, xt_info_apply(fd, xf, &src, 1));
+        const enum xt_pass_end end = xt_info_apply(fd, &xf, &src, 1);
+        xt_open_end(fd, xf, end);
     } else if (xf && xf->nagreed) {
-        if (xt_info_apply(fd, xf, &src, 0) == XT_PASS_DONE)
+        if (xt_info_apply(fd, &xf, &src, 0) == XT_PASS_DONE)
             xf->published = 0;  /* MPI_File_get_info publishes the new values */
     } else
         xt_info_alone(fd, users_info);

@@ -356,15 +356,15 @@ enum { A_ROMIO, A_KNOWN, A_STATE, A_NONE, A_ALL, A_OK, A_HASH, A_NHASH = A_HASH 
 };
 
 /* the one allreduce of every pass (MIN): ROMIO's int (src->romio), can every
- * rank read its hints yet, has every rank its state, has no rank input, has
- * every rank, is every rank ok, the texts' hash (its min, and its max as
- * INT_MAX - hash), and the warnings' bids */
+ * rank read its hints yet, has every rank with input its state, has no rank
+ * input, has every rank, is every rank ok, the texts' hash (its min, and its
+ * max as INT_MAX - hash), and the warnings' bids */
 static void agree(ADIO_File fd, const struct xt_pass *p, int wanted, int *all)
 {
     int mine[A_N + XT_NWARN];
     mine[A_ROMIO] = p->src->romio ? *p->src->romio : 0;
     mine[A_KNOWN] = !p->src->unknown;
-    mine[A_STATE] = p->xf != NULL;
+    mine[A_STATE] = !wanted || p->xf != NULL;
     mine[A_NONE] = !wanted;
     mine[A_ALL] = wanted;
     mine[A_OK] = p->ok;
@@ -398,19 +398,41 @@ static void commit(ADIO_File fd, struct xt_pass *p, const struct xt_hint_value *
                 "before");
 }
 
+/* the general pass when the texts differ; a rank without input makes its
+ * state now, and one out of memory takes part on a stand-in, failing it */
+static int general_pass(ADIO_File fd, struct xt_file **pxf, struct xt_pass *p,
+                        const struct xt_hint_src *src, int at_open,
+                        const struct xt_hint_value *base)
+{
+    static struct xt_file stand_in;     /* ROMIO's lock is held */
+    struct xt_file *xf = *pxf ? *pxf : (*pxf = xt_file_new(fd));
+    if (!xf) {
+        memset(&stand_in, 0, sizeof(stand_in));
+        MPI_Comm_rank(fd->comm, &stand_in.rank);
+        MPI_Comm_size(fd->comm, &stand_in.nprocs);
+    }
+    pass_start(p, xf ? xf : &stand_in, src, at_open, base);
+    p->ok &= xf != NULL;
+    return full_pass(fd, p);
+}
+
 /* Every rank settles on its own texts first.  One allreduce then tells
  * whether all ranks had the same texts (the usual case: then that is the
  * result, and its warnings are agreed too); only when they differ does the
  * general pass follow (one bcast and one allreduce more). */
-enum xt_pass_end xt_info_apply(ADIO_File fd, struct xt_file *xf, const struct xt_hint_src *src,
+enum xt_pass_end xt_info_apply(ADIO_File fd, struct xt_file **pxf, const struct xt_hint_src *src,
                                int at_open)
 {
+    const int wanted = !src->unknown && (xt_info_wanted(src->info, at_open) ||
+                                         xt_info_wanted(src->sys, 0));
+    struct xt_file *xf = *pxf;
+    if (wanted && !xf && !(xf = *pxf = xt_file_new(fd)))
+        xt_warn(fd, XT_WARN_SELF, "out of memory (romio-xt's file state); stock ROMIO "
+                "runs this file");
     const struct xt_hint_value *base = at_open ? xt_hint_defaults() : xf ? xf->hints : NULL;
-    const int wanted = xf && !src->unknown && (xt_info_wanted(src->info, at_open) ||
-                                               xt_info_wanted(src->sys, 0));
     struct xt_pass p = {.xf = xf,.src = src,.ok = 1 };
     int all[A_N + XT_NWARN];
-    if (wanted) {
+    if (wanted && xf) {
         pass_start(&p, xf, src, at_open, base);
         local_pass(&p);
     }
@@ -430,10 +452,8 @@ enum xt_pass_end xt_info_apply(ADIO_File fd, struct xt_file *xf, const struct xt
     int ok = all[A_OK];
     if (same && ok)
         xt_warn_print(fd, p.warn, XT_NWARN, all + A_WHO);
-    if (!same) {
-        pass_start(&p, xf, src, at_open, base);
-        ok = full_pass(fd, &p);
-    }
+    if (!same)
+        ok = general_pass(fd, pxf, &p, src, at_open, base);
     commit(fd, &p, base, ok);
     pass_free(&p);
     return XT_PASS_DONE;

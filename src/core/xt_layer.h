@@ -163,8 +163,7 @@ const struct xt_hint_value *xt_hint(ADIO_File fd, enum xt_hint_id h);
 
 /* collective hint processing (xt_info.c): does this rank have input for
  * romio-xt (a key of ours or with our prefix; at open a hint's variable)?
- * Then xt_info_apply, on every rank (xf NULL: this rank is out of memory,
- * or unknown): read the hints (xt_hint_src), agree across ranks in one
+ * Then xt_info_apply, on every rank: read the hints (xt_hint_src), agree across ranks in one
  * allreduce (more only when ranks differ), warn once; every rank returns
  * the same xt_pass_end. */
 int xt_info_wanted(MPI_Info users_info, int at_open);
@@ -186,10 +185,13 @@ struct xt_hint_src {
 enum xt_pass_end {
     XT_PASS_DONE,               /* xf holds the agreed values (and layers' memory) */
     XT_PASS_NO_INPUT,           /* no rank has input: nothing changed */
-    XT_PASS_NO_STATE,           /* a rank has no xf: nothing changed */
+    XT_PASS_NO_STATE,           /* a rank with input had no memory: nothing changed */
     XT_PASS_LATER,              /* a rank was unknown: nothing changed */
 };
-enum xt_pass_end xt_info_apply(ADIO_File fd, struct xt_file *xf, const struct xt_hint_src *src,
+/* *pxf: the file's state; at open NULL, made here on ranks that need it
+ * (the caller frees it unless XT_PASS_DONE; then it may be NULL on a rank
+ * that ran out of memory, every rank then using no layers) */
+enum xt_pass_end xt_info_apply(ADIO_File fd, struct xt_file **pxf, const struct xt_hint_src *src,
                                int at_open);
 /* a file without layers, after open (MPI_File_set_info, set_view): the
  * hints change only what MPI_File_get_info shows, so no collective; each

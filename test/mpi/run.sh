@@ -44,6 +44,8 @@ done
 run "disagree-np2" expect_warning dis2 2 disagree \
     "hint romio_xt_stats: rank 1 has 'enable' but rank 0 has 'disable'; all ranks use 'disable'"
 run "disagree-np4" expect_warning dis4 4 disagree "hint romio_xt_stats: rank 1 has 'enable'"
+run "partial-np2" expect_warning par2 2 partial \
+    "hint romio_xt_stats: rank 1 has 'enable' but rank 0 has '\\(unset\\)'; all ranks use 'disable'"
 # long_agreed_case N: rank 0's agreed texts span several bcast chunks; every
 # rank must get them intact (no disagreement), each bad value warned once
 long_agreed_case() {
@@ -71,6 +73,8 @@ for n in 2 4; do
         "hint romio_xt_stats: 'enable' can only be set at open; keeping 'disable'"
     run "disagree-later-open-np$n" later expect_warning disl$n $n disagree \
         "hint romio_xt_stats: rank 1 has 'enable' but rank 0 has 'disable'; all ranks use 'disable'"
+    run "partial-later-open-np$n" later expect_warning parl$n $n partial \
+        "hint romio_xt_stats: rank 1 has 'enable' but rank 0 has '\\(unset\\)'; all ranks use 'disable'"
     run "bad-value-later-open-np$n" later expect_warning badl$n $n bad \
         "hint romio_xt_stats: bad value 'maybe' \\(expected one of disable\\|enable\\); using 'disable'"
 done

@@ -4,6 +4,7 @@
  *                 MPI_File_get_info with a non-empty effective value
  * MODE bad      : romio_xt_stats=maybe on every rank (warned once, default used)
  * MODE disagree : rank 0 disables stats, the others enable them (rank 0 wins)
+ * MODE partial  : only rank 1 gives romio_xt_stats=enable (rank 0's unset wins)
  * MODE unknown  : romio_xt_statz=enable (a typo: warned, ignored)
  * MODE long     : five XT_AGREE hints with 1000-character values, the same on
  *                 every rank (more than one bcast chunk of rank 0's texts):
@@ -57,6 +58,8 @@ int main(int argc, char **argv)
         MPI_Info_set(info, "romio_xt_stats", "maybe");
     else if (strcmp(mode, "disagree") == 0)
         MPI_Info_set(info, "romio_xt_stats", rank == 0 ? "disable" : "enable");
+    else if (strcmp(mode, "partial") == 0 && rank == 1)
+        MPI_Info_set(info, "romio_xt_stats", "enable");
     else if (strcmp(mode, "unknown") == 0)
         MPI_Info_set(info, "romio_xt_statz", "enable");
     else if (strcmp(mode, "long") == 0) {
@@ -94,7 +97,7 @@ int main(int argc, char **argv)
         T_MPI(MPI_File_set_info(fh, si));
         MPI_Info_free(&si);
     }
-    /* bad, disagree, unknown, setinfo: stats stay off, identically on all ranks */
+    /* bad, disagree, partial, unknown, setinfo: stats stay off, identically on all ranks */
     expect_value(fh, "romio_xt_stats", "disable");
     expect_value(fh, "romio_xt_layers", "none");
     romioxt_describe_stack(fh, stack, sizeof(stack));
