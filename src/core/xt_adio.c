@@ -19,11 +19,17 @@ static pthread_mutex_t warn_mu = PTHREAD_MUTEX_INITIALIZER;
 static uint64_t warn_seen[XT_WARN_SEEN_MAX];
 static int warn_nseen;
 
+uint64_t xt_fnv1a(uint64_t h, const void *data, size_t n)
+{
+    const unsigned char *b = data;
+    for (size_t i = 0; i < n; i++)
+        h = (h ^ b[i]) * 1099511628211ULL;
+    return h;
+}
+
 static uint64_t text_key(const char *s)
 {
-    uint64_t h = 1469598103934665603ULL;        /* FNV-1a */
-    for (; *s; s++)
-        h = (h ^ (unsigned char) *s) * 1099511628211ULL;
+    uint64_t h = xt_fnv1a(XT_FNV_SEED, s, strlen(s));
     return h ? h : 1;
 }
 

@@ -35,6 +35,10 @@ int xt_warn_slots(ADIO_File fd, char *const *texts, int n, int ok);
 void xt_warn_bid(ADIO_File fd, char *const *texts, int n, int *bid);
 void xt_warn_print(ADIO_File fd, char *const *texts, int n, const int *who);
 
+/* FNV-1a: h (XT_FNV_SEED to start) folded with n bytes of data */
+#define XT_FNV_SEED 1469598103934665603ULL
+uint64_t xt_fnv1a(uint64_t h, const void *data, size_t n);
+
 /* --- the file system --------------------------------------------------------- */
 enum xt_fs_cap {
     /* ROMIO's driver keeps a POSIX descriptor in fd->fd_sys: posix_fadvise

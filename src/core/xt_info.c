@@ -9,8 +9,8 @@
  * texts differ, rank 0's agreed texts are bcast and the pass runs again
  * (one bcast, more only when they exceed XT_BCAST_CHUNK, and one allreduce).
  * Values are committed only when every rank is ok.  A file no rank gave input
- * at open never gets here (xt_hooks.c); after open, a file without layers
- * runs a pass alone (xt_info_alone).  Nothing is calloc'd: texts and
+ * at open gets no state (xt_hooks.c); after open, a file without layers runs
+ * a pass alone (xt_info_alone).  Nothing is calloc'd: texts and
  * warnings are allocated when given. */
 #include "xt_layer.h"
 
@@ -339,12 +339,10 @@ static int full_pass(ADIO_File fd, struct xt_pass *p)
 /* FNV-1a over the texts (0: no input), in three non-negative ints */
 static void texts_hash(const struct xt_pass *p, int wanted, int *out)
 {
-    uint64_t k = wanted ? 1469598103934665603ULL : 0;
+    uint64_t k = wanted ? XT_FNV_SEED : 0;
     for (int h = 0; wanted && h < XT_NHINTS; h++) {
-        const char *t = p->mine[h] ? p->mine[h] : "";
-        k = (k ^ (p->mine[h] ? '1' : '0')) * 1099511628211ULL;
-        for (size_t i = 0; i <= strlen(t); i++)
-            k = (k ^ (unsigned char) t[i]) * 1099511628211ULL;
+        const char given = p->mine[h] ? '1' : '0', *t = p->mine[h] ? p->mine[h] : "";
+        k = xt_fnv1a(xt_fnv1a(k, &given, 1), t, strlen(t) + 1);
     }
     out[0] = (int) (k & 0x7fffffff);
     out[1] = (int) ((k >> 31) & 0x7fffffff);
