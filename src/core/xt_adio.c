@@ -78,6 +78,52 @@ void xt_warn_print(ADIO_File fd, char *const *texts, int n, const int *who)
     }
 }
 
+/* --- small allreduces ------------------------------------------------------- */
+
+static void min_int(void *in, void *inout, int *len, MPI_Datatype *type)
+{
+    const int *a = in;
+    int *b = inout;
+    (void) type;
+    for (int i = 0; i < *len; i++)
+        b[i] = a[i] < b[i] ? a[i] : b[i];
+}
+
+static void max_int64(void *in, void *inout, int *len, MPI_Datatype *type)
+{
+    const int64_t *a = in;
+    int64_t *b = inout;
+    (void) type;
+    for (int i = 0; i < *len; i++)
+        b[i] = a[i] > b[i] ? a[i] : b[i];
+}
+
+static MPI_Op reduce_ops[2] = { MPI_OP_NULL, MPI_OP_NULL };
+
+static int free_reduce_ops(MPI_Comm comm, int keyval, void *attr, void *extra)
+{
+    (void) comm, (void) attr, (void) extra;
+    for (int k = 0; k < 2; k++)
+        if (reduce_ops[k] != MPI_OP_NULL)
+            MPI_Op_free(&reduce_ops[k]);
+    MPI_Comm_free_keyval(&keyval);
+    return MPI_SUCCESS;
+}
+
+int xt_allreduce(const void *in, void *out, int n, enum xt_reduce how, MPI_Comm comm)
+{
+    static MPI_User_function *const fn[2] = { min_int, max_int64 };
+    const MPI_Datatype type = how == XT_MIN_INT ? MPI_INT : MPI_INT64_T;
+    if (reduce_ops[0] == MPI_OP_NULL) { /* freed at MPI_Finalize */
+        int keyval;
+        for (int k = 0; k < 2; k++)
+            MPI_Op_create(fn[k], 1, &reduce_ops[k]);
+        MPI_Comm_create_keyval(MPI_COMM_NULL_COPY_FN, free_reduce_ops, &keyval, NULL);
+        MPI_Comm_set_attr(MPI_COMM_SELF, keyval, NULL);
+    }
+    return MPI_Allreduce(in, out, n, type, reduce_ops[how], comm);
+}
+
 /* one allreduce: slot k's lowest holder, and (last) whether every rank is ok */
 int xt_warn_slots(ADIO_File fd, char *const *texts, int n, int ok)
 {
@@ -87,7 +133,7 @@ int xt_warn_slots(ADIO_File fd, char *const *texts, int n, int ok)
     n = n < XT_WARN_MAX ? n : XT_WARN_MAX;
     xt_warn_bid(fd, texts, n, mine);
     mine[n] = ok ? nprocs : rank;
-    MPI_Allreduce(mine, who, n + 1, MPI_INT, MPI_MIN, fd->comm);
+    xt_allreduce(mine, who, n + 1, XT_MIN_INT, fd->comm);
     if (who[n] == nprocs)
         xt_warn_print(fd, texts, n, who);
     return who[n] == nprocs;

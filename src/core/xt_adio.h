@@ -39,6 +39,15 @@ void xt_warn_print(ADIO_File fd, char *const *texts, int n, const int *who);
 #define XT_FNV_SEED 1469598103934665603ULL
 uint64_t xt_fnv1a(uint64_t h, const void *data, size_t n);
 
+/* --- small allreduces ------------------------------------------------------- */
+/* MPICH 4.0.2's tuning (maint/tuning/coll/mpir/generic.json) runs an allreduce
+ * with a built-in op over more than 8 bytes as reduce-scatter + allgather
+ * (twice the rounds of recursive doubling, which ROMIO's own 1-int
+ * allreduces get).  These use user-defined ops, so every small allreduce of
+ * ours stays recursive doubling.  Collective over comm; returns MPI's code. */
+enum xt_reduce { XT_MIN_INT, XT_MAX_INT64 };
+int xt_allreduce(const void *in, void *out, int n, enum xt_reduce how, MPI_Comm comm);
+
 /* --- the file system --------------------------------------------------------- */
 enum xt_fs_cap {
     /* ROMIO's driver keeps a POSIX descriptor in fd->fd_sys: posix_fadvise

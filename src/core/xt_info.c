@@ -350,16 +350,18 @@ static void texts_hash(const struct xt_pass *p, int wanted, int *out)
 }
 
 enum { A_ROMIO, A_KNOWN, A_STATE, A_NONE, A_ALL, A_OK, A_HASH, A_NHASH = A_HASH + 3,
-    A_WHO = A_NHASH + 3, A_N
+    A_QUIET = A_NHASH + 3, A_WHO        /* the warnings' bids follow */
 };
 
 /* the one allreduce of every pass (MIN): ROMIO's int (src->romio), can every
  * rank read its hints yet, has every rank with input its state, has no rank
  * input, has every rank, is every rank ok, the texts' hash (its min, and its
- * max as INT_MAX - hash), and the warnings' bids */
+ * max as INT_MAX - hash), has no rank a warning to print.  Only when some
+ * rank has one, a second allreduce carries the warnings' bids (XT_NWARN
+ * ints; once per warning and job, as warnings are said once). */
 static void agree(ADIO_File fd, const struct xt_pass *p, int wanted, int *all)
 {
-    int mine[A_N + XT_NWARN];
+    int mine[A_WHO + XT_NWARN], nprocs;
     mine[A_ROMIO] = p->src->romio ? *p->src->romio : 0;
     mine[A_KNOWN] = !p->src->unknown;
     mine[A_STATE] = !wanted || p->xf != NULL;
@@ -370,7 +372,15 @@ static void agree(ADIO_File fd, const struct xt_pass *p, int wanted, int *all)
     for (int i = 0; i < 3; i++)
         mine[A_NHASH + i] = INT_MAX - mine[A_HASH + i];
     xt_warn_bid(fd, p->warn, XT_NWARN, mine + A_WHO);
-    MPI_Allreduce(mine, all, A_N + XT_NWARN, MPI_INT, MPI_MIN, fd->comm);
+    MPI_Comm_size(fd->comm, &nprocs);
+    mine[A_QUIET] = 1;
+    for (int k = 0; k < XT_NWARN; k++)
+        mine[A_QUIET] &= mine[A_WHO + k] == nprocs;
+    xt_allreduce(mine, all, A_WHO, XT_MIN_INT, fd->comm);
+    if (all[A_QUIET])   /* every bid is nprocs */
+        memcpy(all + A_WHO, mine + A_WHO, XT_NWARN * sizeof(int));
+    else
+        xt_allreduce(mine + A_WHO, all + A_WHO, XT_NWARN, XT_MIN_INT, fd->comm);
     if (p->src->romio)
         *p->src->romio = all[A_ROMIO];
 }
@@ -429,7 +439,7 @@ enum xt_pass_end xt_info_apply(ADIO_File fd, struct xt_file **pxf, const struct 
                 "runs this file");
     const struct xt_hint_value *base = at_open ? xt_hint_defaults() : xf ? xf->hints : NULL;
     struct xt_pass p = {.xf = xf,.src = src,.ok = 1 };
-    int all[A_N + XT_NWARN];
+    int all[A_WHO + XT_NWARN];
     if (wanted && xf) {
         pass_start(&p, xf, src, at_open, base);
         local_pass(&p);

@@ -68,7 +68,7 @@ static void settle_collective(ADIO_File fd, int count, MPI_Datatype dt, int fpt,
         ADIOI_Free(offs);       /* lens points into the same allocation */
     }
     int64_t mine[2] = { count > 0 ? -start : INT64_MIN, count > 0 ? end : INT64_MIN }, all[2];
-    MPI_Allreduce(mine, all, 2, MPI_INT64_T, MPI_MAX, fd->comm);
+    xt_allreduce(mine, all, 2, XT_MAX_INT64, fd->comm);
     if (all[1] != INT64_MIN && all[1] >= -all[0])    /* some rank accesses bytes */
         settle_range(st, -all[0], all[1] + all[0] + 1);
 }
