@@ -1,5 +1,6 @@
 #!/bin/bash
 # ab.sh TAG REPS "name:libdir:mpiexecprefix ..." : openloop-sock 4 ranks, 2 cliques, no hints
+# openloop-sock = session 15's openloop (cycle times only); openloop2 (PROG=, fix*.txt) = benchmarks/overhead/openloop.c
 tag=$1
 for r in $(seq $2); do for spec in $3; do
   IFS=: read n L M <<<"$spec"

@@ -1,5 +1,6 @@
 #!/bin/bash
 # ab2.sh TAG REPS "name:libdir:mpiexecprefix:hintfile ..." : openloop2 4 ranks ch3:sock, 2 cliques
+# openloop2 = benchmarks/overhead/openloop.c (built with the sock install's mpicc)
 tag=$1
 for r in $(seq $2); do for spec in $3; do
   IFS=: read n L M H <<<"$spec"
