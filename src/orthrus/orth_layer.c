@@ -131,7 +131,11 @@ static void describe(struct orth_call *c, struct orth_sig *sig)
  * aggregators merge the processes' pieces.  Measured here with pieces below
  * this size on average: 3x two_phase's time at 64 B (write and read), 2x for
  * 256 B writes; from 1 KiB on it can win (docs/results/orthrus-predict-s7.md),
- * so below it its trial is skipped. */
+ * so below it its trial is skipped.  disk_first too, on any layout: its
+ * exchange handles every piece (cut, sorted, one block of a message each);
+ * whole runs of Noncontig forced, against two_phase: 1.6x/2.4x (write/read)
+ * at 64 B, 1.6x/1.8x at 256 B, 1.1x/0.9x at 1 KiB
+ * (docs/results/orthrus-s15/orthrus-noncontig.csv). */
 #define ORTH_MIN_PIECE 1024
 
 /* 1 when the view predicts that candidate c (orth_cands index) loses by more
@@ -142,8 +146,10 @@ static int predicted_slow(ADIO_File fd, struct orth_state *st, const struct orth
                           int c)
 {
     int nprocs;
-    if (st->sel.budget <= 0 || c != ORTH_core_first || sig->bytes >= ORTH_MIN_PIECE * sig->nreqs)
+    if (st->sel.budget <= 0 || sig->bytes >= ORTH_MIN_PIECE * sig->nreqs)
         return 0;
+    if (c != ORTH_core_first)
+        return c == ORTH_disk_first;
     orth_nodes(fd, st);
     MPI_Comm_size(fd->comm, &nprocs);
     return st->nnodes == nprocs;

@@ -325,8 +325,9 @@ for s in secs:
 run one-process-contiguous one_case
 
 # a trial the view predicts to lose is skipped: with one process per node,
-# core_first is independent I/O, one access per piece; the plot pattern's
-# 512-byte pieces (< 1 KiB) never run it, the checkpoint's 16 KiB pieces do
+# core_first is independent I/O, one access per piece; disk_first handles
+# every piece in its exchange; the plot pattern's 512-byte pieces (< 1 KiB)
+# never run them, the checkpoint's 16 KiB pieces do
 # (budget 1: trials are affordable from the second call; the log shows every call)
 predict_case() {
     printf 'romio_orthrus enable\nromio_orthrus_budget 1\nromio_orthrus_log %s\n' \
@@ -345,8 +346,8 @@ plot = [r["candidate"] for r in rows if int(r["bytes"]) == 512 * 8 * 2]
 cp = [r["candidate"] for r in rows if int(r["bytes"]) == 16384 * 4 * 2]
 print("plot:", sorted(set(plot)), "checkpoint:", sorted(set(cp)))
 assert len(plot) == len(cp) == 2 * 6 * 4, (len(plot), len(cp))
-assert "core_first" not in plot and len(set(plot)) > 1, plot
-assert "core_first" in cp, cp
+assert "core_first" not in plot and "disk_first" not in plot and len(set(plot)) > 1, plot
+assert "core_first" in cp and "disk_first" in cp, cp
 PY
 }
 run predict-skips-core-first predict_case
