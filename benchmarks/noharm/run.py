@@ -194,7 +194,8 @@ def run_grid(args, exes):
     if args.workloads:
         wls = args.workloads.split(",")
     reps = args.reps or reps
-    configs = [c for c in CONFIGS if not args.only or c[0] in args.only.split(",")]
+    only = set(args.only.split(",")) | {"stock"} if args.only else None
+    configs = [c for c in CONFIGS if only is None or c[0] in only]
     if args.unpatched_prefix or args.unpatched_sock_prefix:
         configs.append(("unpatched", {}))
     logs = os.path.join(args.out, "logs")
@@ -238,7 +239,7 @@ def main():
     p.add_argument("--apps", default="", help="_build/apps with coll_perf, flash_io_8")
     p.add_argument("--grid", default=os.environ.get("NOHARM_GRID", "default"), choices=GRIDS)
     p.add_argument("--reps", type=int)
-    p.add_argument("--only", help="configs, comma-separated (stock is the baseline)")
+    p.add_argument("--only", help="configs, comma-separated (stock, the baseline, always runs)")
     p.add_argument("--workloads", help="workloads, comma-separated")
     p.add_argument("--shapes", help="cells of these shapes only, RANKSxNODES comma-separated "
                    "(e.g. 4x1,4x2)")
