@@ -390,7 +390,8 @@ static void commit(ADIO_File fd, struct xt_pass *p, const struct xt_hint_value *
 {
     struct xt_file *xf = p->xf;
     if (all_ok) {
-        memcpy(xf->hints, p->next, sizeof(xf->hints));
+        if (!p->at_open)        /* at open settle_all copied them already */
+            memcpy(xf->hints, p->next, sizeof(xf->hints));
         for (int h = 0; h < XT_NHINTS; h++)
             xf->given[h] |= p->given[h];
         if (p->at_open)
