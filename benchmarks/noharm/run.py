@@ -149,9 +149,9 @@ def run_one(args, exes, cell, cfg, rep, logs):
     prefix = args.sock_prefix if np_ > SOCK_ABOVE else args.prefix
     if name == "unpatched":
         prefix = args.unpatched_sock_prefix if np_ > SOCK_ABOVE else args.unpatched_prefix
-        if not prefix:
+        if not prefix or (wl == "flash_io" and not has_fortran(prefix)):
             return None         # no unpatched install for this device
-    env["LD_LIBRARY_PATH"] = os.path.join(prefix, "lib")
+    env["LD_LIBRARY_PATH"] = lib_path(prefix, args.out)
     if hints:
         hf = os.path.join(logs, tag + ".hints")
         with open(hf, "w") as f:
@@ -177,6 +177,21 @@ def run_one(args, exes, cell, cfg, rep, logs):
     for row in rows:
         row.update(wl=wl, ranks=np_, nodes=nodes, config=name, rep=rep, rc=rc, digest=fdig)
     return rows
+
+
+def lib_path(prefix, out):
+    """PREFIX/lib, and before it a directory with libmpich.so.12 -> libmpi.so.12
+    when PREFIX lacks that name (a plain MPICH install; Debian's libhdf5-mpich
+    asks for libmpich.so.12 and would otherwise load the system's MPICH)"""
+    lib = os.path.join(prefix, "lib")
+    if os.path.exists(os.path.join(lib, "libmpich.so.12")):
+        return lib
+    shim = os.path.join(out, "abi-" + hashlib.sha1(lib.encode()).hexdigest()[:8])
+    os.makedirs(shim, exist_ok=True)
+    link = os.path.join(shim, "libmpich.so.12")
+    if not os.path.lexists(link):
+        os.symlink(os.path.join(lib, "libmpi.so.12"), link)
+    return shim + ":" + lib
 
 
 def has_fortran(prefix):
@@ -214,6 +229,11 @@ def run_grid(args, exes):
               "bindings (lib/libmpifort.so.12); build it with --enable-fortran=all "
               "(benchmarks/noharm/run.sh)", file=sys.stderr)
         cells = [c for c in cells if not (c[0] == "flash_io" and c[1] > SOCK_ABOVE)]
+    for up, big in ((args.unpatched_prefix, False), (args.unpatched_sock_prefix, True)):
+        if "flash_io" in wls and up and not has_fortran(up):
+            print(f"noharm: FLASH-IO's {'4-rank ' if big else ''}cells run without config "
+                  f"unpatched: {up} has no Fortran bindings (lib/libmpifort.so.12)",
+                  file=sys.stderr)
     total, done, t_start = reps * len(cells) * len(configs), 0, time.time()
     for rep in range(reps):
         for ci, cell in enumerate(cells):
