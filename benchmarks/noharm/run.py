@@ -279,17 +279,12 @@ def main():
         print(f"noharm: --sock-prefix {args.sock_prefix}: no bin/mpiexec there; "
               "4-rank cells skipped", file=sys.stderr)
         args.sock_prefix = ""
-    if args.unpatched_prefix and not os.access(os.path.join(args.unpatched_prefix, "lib",
-                                                            "libmpi.so.12"), os.R_OK):
-        print(f"noharm: --unpatched-prefix {args.unpatched_prefix}: no lib/libmpi.so.12 there; "
-              "config unpatched skipped", file=sys.stderr)
-        args.unpatched_prefix = ""
-    if args.unpatched_sock_prefix and not os.access(
-            os.path.join(args.unpatched_sock_prefix, "lib", "libmpi.so.12"), os.R_OK):
-        print(f"noharm: --unpatched-sock-prefix {args.unpatched_sock_prefix}: no "
-              "lib/libmpi.so.12 there; config unpatched skipped in the 4-rank cells",
-              file=sys.stderr)
-        args.unpatched_sock_prefix = ""
+    for attr, where in (("unpatched_prefix", ""), ("unpatched_sock_prefix", " in the 4-rank cells")):
+        up = getattr(args, attr)
+        if up and not os.access(os.path.join(up, "lib", "libmpi.so.12"), os.R_OK):
+            print(f"noharm: --{attr.replace('_', '-')} {up}: no lib/libmpi.so.12 there; "
+                  f"config unpatched skipped{where}", file=sys.stderr)
+            setattr(args, attr, "")
     os.makedirs(args.out, exist_ok=True)
     csv_path = os.path.join(args.out, "noharm.csv")
     if not args.report_only:
