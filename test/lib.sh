@@ -44,6 +44,25 @@ xt_build() {
     fi
 }
 
+# The quick tier (make check-quick) sets XT_MAX_NP=2: cases with more ranks
+# are left to make check.
+# xt_np N...: the counts among N... that the tier runs
+xt_np() {
+    local n
+    for n; do [ "$n" -le "${XT_MAX_NP:-1024}" ] && echo "$n"; done
+    return 0
+}
+
+# run_np NP NAME CMD...: run NAME (which uses NP ranks) unless the tier has fewer
+run_np() {
+    local np=$1; shift
+    if [ "$np" -gt "${XT_MAX_NP:-1024}" ]; then
+        echo "SKIP $module/$1 ($np ranks: make check runs it)"
+        return 0
+    fi
+    run "$@"
+}
+
 xt_finish() {
     exit $((fails > 0))
 }

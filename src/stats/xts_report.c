@@ -1,5 +1,6 @@
 /* romio-xt stats: the one JSON line per file, written by rank 0 at close. */
 #include "xts.h"
+#include "xt_version.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -184,6 +185,7 @@ static void build_record(ADIO_File fd, struct xt_file *xf, const struct xts_tota
 {
     xt_json_open(j, NULL, '{');
     xt_json_int(j, "romio_xt_stats", 1);
+    xt_json_str(j, "version", XT_VERSION);
     xt_json_str(j, "file", fd->filename);
     xt_json_int(j, "ranks", xf->nprocs);
     xt_json_open(j, "layers", '[');

@@ -27,10 +27,10 @@ run grid-nobounce-np1 mpirun 1 env ROMIO_XT_TEST_SKEW_SLOW=0 ./t_ads "$out" quic
 # then chunks (here 8 KiB, so that small windows are cut too)
 run grid-chunk-np1 mpirun 1 env ROMIO_XT_ADS_TEST_CHUNK=8192 ./t_ads "$out" quick
 # regular views of tiny pieces (the fast path), 1, 2 and 4 ranks
-for np in 1 2 4; do run "tiny-np$np" mpirun $np ./t_ads "$out" tiny; done
+for np in $(xt_np 1 2 4); do run "tiny-np$np" mpirun $np ./t_ads "$out" tiny; done
 # concurrent read-modify-write of interleaved pieces
 for m in romio adaptive; do run "race-$m-np2" mpirun 2 ./t_ads_race "$out/race.$m" $m 20; done
-run "race-romio-np4" mpirun 4 ./t_ads_race "$out/race4" romio 5
+run_np 4 "race-romio-np4" mpirun 4 ./t_ads_race "$out/race4" romio 5
 
 # calibration: probed once per directory, then read from the cache (the first
 # run has 1 rank: with 2, either rank may take the probe's lock first and the

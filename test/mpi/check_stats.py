@@ -5,6 +5,7 @@ usage: check_stats.py STATS_FILE PROGRAM_OUTPUT DATA_FILE
 PROGRAM_OUTPUT holds t_stats_io's line "EXPECT key=value ...".
 """
 import json
+import os
 import sys
 
 
@@ -20,6 +21,7 @@ def main(stats_path, out_path, data_path):
     r = mine[0]
     ops = r["ops"]
     checks = [
+        ("version", r.get("version"), os.environ.get("XT_VERSION")),
         ("ranks", r["ranks"], expect["ranks"]),
         ("layers", r["layers"], ["stats"]),
         ("bytes_written", r["bytes_written"], expect["bytes_written"]),

@@ -22,7 +22,7 @@ mpirun_keep() {  # like mpirun but keeps romio-xt variables set by the caller
     local n=$1; shift
     timeout 300 "$mpiexec" -n "$n" "$@"
 }
-for n in 1 2 4; do run "stack-np$n" stack_case $n; done
+for n in $(xt_np 1 2 4); do run "stack-np$n" stack_case $n; done
 
 # --- get_info returns every hint of the table that has a default value --------
 for n in 1 2; do run "getinfo-np$n" mpirun $n ./t_hints "$out/gi.$n" getinfo $("$hintdoc" --valued-names); done
@@ -37,13 +37,13 @@ expect_warning() {
     [ "$count" -eq 1 ] || { echo "expected exactly one warning, got $count"; return 1; }
     grep -Eq "$re" "$out/$name.out" || { echo "warning does not match: $re"; return 1; }
 }
-for n in 1 4; do
+for n in $(xt_np 1 4); do
     run "bad-value-np$n" expect_warning "bad$n" $n bad \
         "hint romio_xt_stats: bad value 'maybe' \(expected one of disable\|enable\); using 'disable'"
 done
 run "disagree-np2" expect_warning dis2 2 disagree \
     "hint romio_xt_stats: rank 1 has 'enable' but rank 0 has 'disable'; all ranks use 'disable'"
-run "disagree-np4" expect_warning dis4 4 disagree "hint romio_xt_stats: rank 1 has 'enable'"
+run_np 4 "disagree-np4" expect_warning dis4 4 disagree "hint romio_xt_stats: rank 1 has 'enable'"
 run "partial-np2" expect_warning par2 2 partial \
     "hint romio_xt_stats: rank 1 has 'enable' but rank 0 has '\\(unset\\)'; all ranks use 'disable'"
 # long_agreed_case N: rank 0's agreed texts span several bcast chunks; every
@@ -57,7 +57,7 @@ long_agreed_case() {
     ! grep -q "rank [0-9]* has" "$log"
 }
 run "long-agreed-np2" long_agreed_case 2
-run "long-agreed-np4" long_agreed_case 4
+run_np 4 "long-agreed-np4" long_agreed_case 4
 run "unknown-key-np2" expect_warning unk2 2 unknown "unknown hint romio_xt_statz ignored"
 run "set-info-open-only-np2" expect_warning si2 2 setinfo \
     "hint romio_xt_stats: 'enable' can only be set at open; keeping 'disable'"
@@ -66,7 +66,7 @@ run "set-info-open-only-np2" expect_warning si2 2 setinfo \
 # allreduce whether any rank has input (no input: no romio-xt state at all;
 # get_info still shows the defaults, a hint at set_info is still checked)
 later() { local T_LATER_OPEN=1; export T_LATER_OPEN; "$@"; }
-for n in 2 4; do
+for n in $(xt_np 2 4); do
     run "getinfo-later-open-np$n" later mpirun $n ./t_hints "$out/gil.$n" getinfo \
         $("$hintdoc" --valued-names)
     run "set-info-open-only-later-open-np$n" later expect_warning sil$n $n setinfo \
@@ -93,7 +93,7 @@ warn_once_case() {
     [ "$(grep -c "romio-xt: warning: hint romio_xt_stats: bad value 'maybe'" "$log")" -eq 1 ] &&
     [ "$(grep -c "romio-xt: warning: unknown hint romio_xt_statz ignored" "$log")" -eq 1 ]
 }
-for n in 1 2 4; do run "warn-once-200-files-np$n" warn_once_case $n; done
+for n in $(xt_np 1 2 4); do run "warn-once-200-files-np$n" warn_once_case $n; done
 
 # --- ROMIO_HINTS file turns the layer on -----------------------------------
 hints_file_case() {
@@ -123,7 +123,7 @@ roundtrip_off_on() {  # written stock, read with stats on
     mpirun "$n" ./t_stats_io "$f" write &&
     ROMIO_XT_STATS=1 ROMIO_XT_STATS_FILE=/dev/null mpirun_keep "$n" ./t_stats_io "$f" verify
 }
-for n in 1 2 4; do run "stats-json-np$n" stats_case $n env; done
+for n in $(xt_np 1 2 4); do run "stats-json-np$n" stats_case $n env; done
 run "stats-json-info-np2" stats_case 2 info
 for n in 1 2; do run "roundtrip-off-on-np$n" roundtrip_off_on $n; done
 
@@ -161,6 +161,18 @@ dropin_case() {
     grep -q '"file":"'"$out"'/dropin.dat"' "$out/dropin.json"
 }
 run "dropin-debian-binary" dropin_case
+
+# --- the version: MPI_Get_library_version, romio-xt-phases --version, stats --
+version_case() {
+    [ -n "${XT_VERSION:-}" ] || { echo "XT_VERSION is not set (make check sets it)"; return 1; }
+    "$mpicc" -o t_version "$src/t_version.c" || return 1
+    mpirun 1 ./t_version > version.out || return 1
+    grep -q "romio-xt $XT_VERSION\$" version.out || { cat version.out; return 1; }
+    local got
+    got=$("$XT_PREFIX/bin/romio-xt-phases" --version) || return 1
+    [ "$got" = "romio-xt-phases (romio-xt) $XT_VERSION" ] || { echo "phases: $got"; return 1; }
+}
+run "version" version_case
 
 # --- no leaks or memory errors in our code under valgrind -------------------
 valgrind_case() {

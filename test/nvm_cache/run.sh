@@ -76,7 +76,7 @@ np4_case() {
     xrun "$BASE" 4 ./t_nvc_io "$out/np4.ref" collperf && cmp "$out/np4.dat" "$out/np4.ref" &&
     no_cache_files
 }
-run "collperf-np4" np4_case
+run_np 4 "collperf-np4" np4_case
 
 # --- the stack and the stats section ------------------------------------------
 stats_case() {

@@ -22,6 +22,7 @@ nrun() {
 # every candidate forced, and the selection, equal stock byte for byte
 for cfg in "1 1" "1 2" "2 2" "2 3" "2 4"; do
     set -- $cfg
+    [ "$2" -le "${XT_MAX_NP:-1024}" ] || continue
     mkdir -p "$out/n$1p$2"
     calls=8; [ "$2" -gt 2 ] && calls=4
     # 3 ranks: every cached call description checked against a listing (the
