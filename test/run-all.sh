@@ -62,6 +62,15 @@ imports() {  # no import circle in src/ beyond the listed ones (tools/check-impo
     fi
 }
 
+history() {  # no development-history markers in the tracked files (tools/check-history)
+    if python3 "$XT_SRCDIR/tools/check-history" --self-test &&
+        python3 "$XT_SRCDIR/tools/check-history" "$XT_SRCDIR"; then
+        echo "PASS history/no-markers"
+    else
+        echo "FAIL history/no-markers"
+    fi
+}
+
 # fault injection and the other test hooks are compiled in only when
 # configured with --enable-xt-test-hooks; the module tests need them
 if [ "${XT_TEST_HOOKS:-no}" != yes ]; then
@@ -73,6 +82,7 @@ echo "== unit (Check)"
 unit
 part readme readme
 part imports imports
+part history history
 part mpi bash "$XT_SRCDIR/test/mpi/run.sh"
 # every module's own tests: test/<module>/run.sh for each folder src/<module>/
 for m in "$XT_SRCDIR"/src/*/; do

@@ -11,7 +11,7 @@
  *    compute phase: compute_seen), every write goes straight through,
  *    without a probe: a sync or close right after the writes (coll_perf-like
  *    without compute; the no-harm grid, which never syncs) would wait for
- *    every cached byte to be copied (session 7: 0.72-0.93x cache-off on the
+ *    every cached byte to be copied (measured: 0.72-0.93x cache-off on the
  *    coll_perf-like run when the cache was timed faster than a disk under
  *    load).  The first compute phase of a process is not used.
  * 1. When a write arrives and the threads still have data of earlier writes
@@ -34,7 +34,7 @@
  *    cache fills) is noticed.  Where the global file's page cache is as fast
  *    as the cache device (a local disk and /dev/shm), writes go straight
  *    through and the layer costs almost nothing (no-harm grid;
- *    docs/results/e10-noharm-s6.md).
+ *    docs/nvm_cache.md).
  * 3. With flush_onclose the threads hold everything back until sync/close,
  *    as asked: always cached.
  *

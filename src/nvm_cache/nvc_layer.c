@@ -40,7 +40,7 @@ static void settle_range(struct nvc_state *st, int64_t off, int64_t len)
  * read-modify-write, an Orthrus candidate) only after every process entered
  * the call: they exchange their requests first.  So with flush_immediate
  * each process syncs its own unsynced items before it enters, without
- * communication (session 6 agreed on the call's byte range with one or two
+ * communication (agreeing on the call's byte range takes one or two
  * allreduces per call: 0.3-0.5 ms per call on 4 ranks with ch3:sock; there
  * is little to sync anyway, the gate caches only when the threads are idle).
  * flush_onclose holds items back until sync/close, as asked: there the
@@ -227,9 +227,9 @@ static void note_write(struct nvc_state *st)
  * file: its first nvc_probe_bytes(len) bytes are appended to the cache file,
  * timed (counted in probe_bytes and cache_write_usec), and the record is marked synced at once (romio-xt-recover skips
  * it).  Nothing is queued or copied back, so nothing is left for the next
- * collective call, sync or close (session 6 queued the probed piece and
- * wrote only the rest straight through: 1 MiB copied back per 8 MiB write,
- * 4-6 ms per process in the grid's cold write cells). */
+ * collective call, sync or close (queueing the probed piece and writing
+ * only the rest straight through would copy back 1 MiB per 8 MiB write,
+ * 4-6 ms per process in the no-harm grid's cold write cells). */
 static void probe(struct nvc_state *st, ADIO_File fd, const void *buf, int64_t off, int64_t len)
 {
     int64_t p = nvc_probe_bytes(len), rec = 0;

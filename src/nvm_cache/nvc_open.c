@@ -185,7 +185,7 @@ static void strict_flush(ADIO_File fd, struct nvc_state *st)
 }
 
 /* the hint pass's check (xt_layer.h): warned there, once per job, so the
- * open needs no collective (session 6: one allreduce per open) */
+ * open needs no collective (an allreduce per open would cost every open) */
 void nvc_check_hints(const struct xt_file *xf, char *warn, size_t len)
 {
     char why[256];

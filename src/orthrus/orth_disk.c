@@ -7,12 +7,12 @@
  * aggregator's stripes (orth_exchange: all-to-all, in rounds). */
 #include "orth.h"
 
-/* stripe size when the file system does not say (a local disk, NFS).  Chosen
- * in session 12 because files written in 64 KiB requests read back cold
- * slower there; session 14 found that to be the test VM's free page
- * reporting (docs/results/orthrus-s14.md), not the file.  4 MiB stays: the
- * requests are larger and disk_first's writes are as fast (0.95-1.02x stock
- * against 0.71-1.05x with 64 KiB); not re-measured with settled cold reads */
+/* stripe size when the file system does not say (a local disk, NFS): 4 MiB.
+ * The requests are larger and disk_first's writes are as fast (0.95-1.02x
+ * stock against 0.71-1.05x with 64 KiB, docs/orthrus.md).  Files written in
+ * 64 KiB requests can seem to read back cold slower, but that is the test
+ * VM's free page reporting, not the file; the unit is not re-measured with
+ * settled cold reads */
 #define ORTH_DISK_UNIT (4 * 1024 * 1024)
 
 /* aggregators spread over the ranks: a * nprocs / naggs */

@@ -130,12 +130,12 @@ static void describe(struct orth_call *c, struct orth_sig *sig)
  * process accesses its own pieces, one system call each, where two_phase's
  * aggregators merge the processes' pieces.  Measured here with pieces below
  * this size on average: 3x two_phase's time at 64 B (write and read), 2x for
- * 256 B writes; from 1 KiB on it can win (docs/results/orthrus-predict-s7.md),
+ * 256 B writes; from 1 KiB on it can win (docs/orthrus.md),
  * so below it its trial is skipped.  disk_first too, on any layout: its
  * exchange handles every piece (cut, sorted, one block of a message each);
  * whole runs of Noncontig forced, against two_phase: 1.6x/2.4x (write/read)
  * at 64 B, 1.6x/1.8x at 256 B, 1.1x/0.9x at 1 KiB
- * (docs/results/orthrus-s15/orthrus-noncontig.csv). */
+ * (docs/orthrus.md). */
 #define ORTH_MIN_PIECE 1024
 
 /* 1 when the view predicts that candidate c (orth_cands index) loses by more

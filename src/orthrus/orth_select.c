@@ -36,7 +36,7 @@
  * postponed: its trial did not fit the regret bound when its turn came while
  * another candidate could go on (orth_sel_entry).  A postponed candidate is
  * tried in a re-examination of the pattern once a trial fits (retry): the
- * winner, home and it (session 14, Matrix 256 KiB writes x 60: disk_first's
+ * winner, home and it (measured on Matrix 256 KiB writes x 60: disk_first's
  * 2.8x trial raised the estimate for view_based, whose trial then waited
  * for the rest of the run, and core_first, 1.1x two_phase, never won) */
 enum { ORTH_IN, ORTH_DROPPED, ORTH_POSTPONED };
@@ -46,7 +46,7 @@ enum { ORTH_IN, ORTH_DROPPED, ORTH_POSTPONED };
  * calls (its slowest left out), else home takes the pattern back and the
  * candidate sits out its later examinations.  Why: on a cold file, trials
  * that follow home's sequential reads read what home's read-ahead brought in
- * and look faster than the candidate runs on its own (session 11, Matrix
+ * and look faster than the candidate runs on its own (measured on Matrix
  * 64 KiB x 120 reads: core_first trials won, then ran at 0.13-0.37 ms a call
  * against two_phase's 0.18); the cost of such a candidate shows only over
  * calls in a row.  The other candidates' trials of that examination borrowed
@@ -64,7 +64,7 @@ enum { ORTH_IN, ORTH_DROPPED, ORTH_POSTPONED };
  * so a block of 8 calls could miss them.  The other candidates read the same
  * bytes in more, smaller requests from more processes at once: they can only
  * save the rest of the call, and on a cold file here they lose the read-ahead
- * (session 12: stock's cold reads spend 0.57-0.74 of their time in reads on
+ * (measured: stock's cold reads spend 0.57-0.74 of their time in reads on
  * Matrix 64 KiB-1 MiB and Noncontig, where forced core_first and disk_first
  * ran at 0.45-0.9x; 0.15 on Matrix 4 KiB, where core_first ran at 2.4x).
  * A cold file's first calls are I/O-bound everywhere (read-ahead starts up),

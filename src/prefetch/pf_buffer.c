@@ -30,7 +30,7 @@ static int64_t pread_full(int fd, char *buf, int64_t len, int64_t off)
 /* where the slot's bytes start in its buffer: at the file offset's place
  * in a page, so the read into it has no slow copy skew (xt_bad_skew; a
  * malloc'd buffer sits 16 bytes past a page: reads into it ran ~10x slower
- * on this machine's CPU, docs/results/ads-skew-s8.md) */
+ * on this machine's CPU, docs/ds_adaptive.md) */
 static char *slot_bytes(const struct pf_slot *s)
 {
     return xt_placed(s->data, s->off, 0);

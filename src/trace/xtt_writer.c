@@ -242,7 +242,7 @@ static int world_group(MPI_Comm comm)
 
 /* Every process of MPI_COMM_WORLD joined (one agreement over all of them
  * succeeded): later opens over those processes need no collective (it cost
- * 40-80 us an open with 4 ranks on ch3:sock, docs/results/s15.md).  A
+ * 40-80 us an open with 4 ranks on ch3:sock, docs/phases.md).  A
  * process that stopped tracing since warned then; its records are dropped. */
 static int world_joined;
 

@@ -22,7 +22,8 @@ int main(int argc, char **argv)
     MPI_Info_create(&info);
     MPI_Info_set(info, "romio_ds_write", "adaptive");
     MPI_Info_set(info, "romio_prefetch", "enable");
-    /* fadvise: the buffer method is off on files open for writing (issue 17) */
+    /* fadvise: the buffer method is off on files open for writing (its
+     * consistency rule, docs/prefetch.md) */
     MPI_Info_set(info, "romio_prefetch_method", "fadvise");
     MPI_Info_set(info, "romio_prefetch_block_size", "65536");
     T_MPI(MPI_File_open(MPI_COMM_SELF, argv[1], MPI_MODE_CREATE | MPI_MODE_RDWR, info, &fh));

@@ -213,7 +213,7 @@ run "discard-disable-keeps-synced-cache" discard_case
 run "coherent-locks-until-sync" xrun \
     "$ON,e10_cache=coherent,e10_cache_flush_flag=flush_onclose" 2 ./t_nvc_io "$out/lock.dat" x --locked
 
-# --- reads of other processes' cached data, no MPI_File_sync (issue 17) ---------
+# --- reads of other processes' cached data, no MPI_File_sync (docs/nvm_cache.md)
 # stale_case PATTERN HINTS: t_nvc_stale passes and prints no warning
 stale_case() {
     xrun "$ON,$2" 2 ./t_nvc_stale "$out/stale.$1.dat" "$1" > "$out/stale.$1.out" 2>&1 ||

@@ -1,4 +1,5 @@
-/* Reads of other processes' data under the e10 cache (issue 17), byte-checked:
+/* Reads of other processes' data under the e10 cache (its consistency rules,
+ * docs/nvm_cache.md), byte-checked:
  *   t_nvc_stale FILE PATTERN [key=value ...]
  * Every rank writes its slice of SLICE bytes (contiguous, cached) with
  * t_pattern(off, 7), then, without MPI_File_sync, reads the next rank's slice

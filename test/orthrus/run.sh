@@ -257,8 +257,8 @@ run riding-runs ride_case
 
 # a saved table with a steady pattern's winners (the benchmark's Matrix, 60
 # calls, write then read, 3 runs sharing the table): every rank decides its
-# runs alike (the selection's state was once broadcast with a pointer in it:
-# the ranks then disagreed on the streak and the third run hung)
+# runs alike (a selection state broadcast with a pointer in it would make
+# the ranks disagree on the streak, and the third run would hang)
 ride_table_case() {
     mkdir -p "$out/mt" && rm -f "$out/mt.tbl" &&
     printf 'romio_orthrus enable\nromio_orthrus_table %s\n' "$out/mt.tbl" > "$out/mt.hints" || return 1

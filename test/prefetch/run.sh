@@ -69,7 +69,7 @@ run "same-bytes-buffer-odd-block-np2" digest_case buf-odd 2 $ON $BUF \
 run "same-bytes-buffer-stats-np2" digest_case buf-stats 2 $ON $BUF $SMALL romio_xt_stats=enable
 run "same-bytes-buffer-2-aggregators-np2" digest_case buf-cb2 2 $ON $BUF $SMALL cb_nodes=2 cb_config_list=*:*
 
-# --- never stale (issue 17): rank 1 caches rank 0's data, rank 0 rewrites it ---
+# --- never stale (docs/prefetch.md): rank 1 caches rank 0's data, rank 0 rewrites it
 # stale_case PATTERN HINTS...: byte-checked; on a writable file the buffer
 # method is switched off with exactly one warning naming it
 stale_case() {

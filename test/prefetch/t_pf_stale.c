@@ -1,4 +1,4 @@
-/* Prefetched data must never be stale (issue 17), byte-checked, 2+ ranks:
+/* Prefetched data must never be stale (docs/prefetch.md), byte-checked, 2+ ranks:
  *   t_pf_stale FILE PATTERN [key=value ...]
  * The file (NB blocks of BS bytes per rank) starts as t_pattern(off, 1).
  * Rank 1 first reads rank 0's region (the prefetcher caches it and the blocks

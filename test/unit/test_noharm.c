@@ -1,4 +1,4 @@
-/* No-harm decisions (issue 15): when the E10 cache writes straight through
+/* No-harm decisions (docs/noharm.md): when the E10 cache writes straight through
  * (nvc_gate); the prefetcher's gate is tested in test_pf_gate.c. */
 #include "unit.h"
 #include "nvc_gate.h"

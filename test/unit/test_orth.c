@@ -544,7 +544,7 @@ START_TEST(budget_learns_the_trial_cost)
     ck_assert(first >= 19 && first <= 21);
     ck_assert(s.trial_cost > 3.69 && s.trial_cost < 3.71);
     /* lost 2.7 calls, one more trial budgeted at 2.7: 5.4 <= 0.05 x calls
-     * (with the old fixed 2x: 3.7 <= 0.05 x calls, call 74) */
+     * (a fixed 2x budget would give 3.7 <= 0.05 x calls, call 74) */
     ck_assert(second >= 107 && second <= 110);
     /* capped: a 20x trial is budgeted at 8x */
     double u[3] = { 0.1, 2.0, 0.1 };
@@ -731,7 +731,7 @@ START_TEST(faster_candidate_goes_on_at_once)
 }
 END_TEST
 
-/* session 14's Matrix 256 KiB writes: candidate 1 is 1.1x home, 2 is slow
+/* Matrix 256 KiB writes as measured: candidate 1 is 1.1x home, 2 is slow
  * (its trial raises the estimate), 3 untried: 3's trial does not fit for
  * the rest of a 60-call run.  It is postponed, the examination ends with
  * candidate 1 well within the run, and only home's and 1's calls follow */
