@@ -1,4 +1,9 @@
-/* first open/write/close cycle cost in a fresh process (rank 0's times, us) */
+/* firstopen FILE: the cost of the first open/write/close cycles of a fresh
+ * process.  Two cycles of MPI_File_open, 16 independent 16 KiB writes (the
+ * ranks' blocks interleaved), close; then MPI_Finalize.  Rank 0 prints its
+ * times in microseconds: open1 write1 close1 open2 write2 close2 fin.  Run it
+ * under each ROMIO_HINTS file, interleaved, in a fresh process each time
+ * (docs/noharm.md, docs/results/noharm/open-cost.md). */
 #include <mpi.h>
 #include <stdio.h>
 #include <string.h>
