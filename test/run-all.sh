@@ -62,6 +62,15 @@ imports() {  # no import circle in src/ beyond the listed ones (tools/check-impo
     fi
 }
 
+docs() {  # links resolve, every result is cited, docs/results < 3 MB (tools/check-docs)
+    if python3 "$XT_SRCDIR/tools/check-docs" --self-test &&
+        python3 "$XT_SRCDIR/tools/check-docs" "$XT_SRCDIR"; then
+        echo "PASS docs/links-and-results"
+    else
+        echo "FAIL docs/links-and-results"
+    fi
+}
+
 history() {  # no development-history markers in the tracked files (tools/check-history)
     if python3 "$XT_SRCDIR/tools/check-history" --self-test &&
         python3 "$XT_SRCDIR/tools/check-history" "$XT_SRCDIR"; then
@@ -83,6 +92,7 @@ unit
 part readme readme
 part imports imports
 part history history
+part docs docs
 part mpi bash "$XT_SRCDIR/test/mpi/run.sh"
 # every module's own tests: test/<module>/run.sh for each folder src/<module>/
 for m in "$XT_SRCDIR"/src/*/; do
