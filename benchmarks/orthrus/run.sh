@@ -15,7 +15,7 @@
 #   dynamic       the dynamic run (the paper's section 3.5, Fig. 6; dynamic.py):
 #                 a probe of which interference changes the candidates' ranking,
 #                 then each candidate forced and enable with interference from
-#                 call DYN_MARK on -> ../orthrus-dynamic/{probe.*,orthrus-dynamic.*}
+#                 call DYN_MARK on -> dynamic/{probe.*,orthrus-dynamic.*}
 #                 Env: DYN_MODE (spawn), DYN_REPS (5; the probe runs 3), DYN_CALLS
 #                 (200), DYN_MARK (60), DYN_PROBE=0 skips the probe; extra
 #                 arguments go to dynamic.py (e.g. --op read --block 8192 --depth 128)
@@ -65,7 +65,7 @@ case $which in
             tee "$out/orthrus-view-based.md"
         exit 0 ;;
     dynamic)
-        dout=$XT_BUILDDIR/bench-out/orthrus-dynamic
+        dout=$out/dynamic
         common=(--prefix "$XT_PREFIX" --out "$dout" --reps "${DYN_REPS:-5}"
                 --calls "${DYN_CALLS:-200}" --mark "${DYN_MARK:-60}" --mode "${DYN_MODE:-spawn}")
         if [ "${DYN_PROBE:-1}" != 0 ]; then
