@@ -32,6 +32,8 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "../xt_cold.h"
+
 #define KB 1024LL
 #define MB (1024LL * 1024)
 
@@ -265,7 +267,7 @@ int main(int argc, char **argv)
         fprintf(stderr, "pf_root: %s missing or shorter than %lld (run --create)\n", path, bytes);
         MPI_Abort(MPI_COMM_WORLD, 2);
     }
-    posix_fadvise(pfd, 0, 0, POSIX_FADV_DONTNEED);
+    xt_cold_drop_fd(pfd);
     quiet_barrier();
     struct run r = { 0 };
     rng = (uint64_t) seed * 7919 + (uint64_t) rank;
