@@ -43,7 +43,7 @@ EXT = {
 CONFIGS = [("stock", {})] + list(EXT.items()) + [
     ("all", {k: v for h in EXT.values() for k, v in h.items()}), ("stock_again", {})]
 KERNELS = ("contig", "interleaved", "strided", "collview")
-# Orthrus's seed patterns (benchmarks/orthrus/): collective write, then cold
+# Orthrus's patterns from the paper (benchmarks/orthrus/): collective write, then cold
 # collective read, verified; argv after DIR
 ORTH = {"matrix": ["65536", "4", "32"], "noncontig": ["16", "1048576", "32"]}
 GRIDS = {

@@ -1,4 +1,4 @@
-/* romio-xt: per-call cost of the library with no hint (issue 15 item 7).
+/* romio-xt: per-call cost of the library with no hint (overhead/run.py).
  *   ovh MODE FILE N   -> prints "MODE seconds_per_op" (slowest rank)
  * open:  N x (MPI_File_open, 4 KiB write_at by each rank, close)
  * small: N x 64 B MPI_File_write_at, then N x 64 B MPI_File_read_at (contiguous

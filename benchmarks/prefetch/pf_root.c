@@ -1,4 +1,4 @@
-/* ROOT-like reader for the prefetch benchmark (the seed's "I/O Prefetching in
+/* ROOT-like reader for the prefetch benchmark (the paper's "I/O Prefetching in
  * ROOT": mostly increasing offsets with gaps, occasional backward seeks
  * inside a range, ~250 KiB per read, compute after each read).
  *
@@ -10,7 +10,7 @@
  * Each rank is an independent reader of its own file DIR/root.<rank>
  * (MPI_COMM_SELF; hints come from ROMIO_HINTS).  Before the run the file is
  * dropped from the page cache (POSIX_FADV_DONTNEED).  MODE "willneed" issues
- * one POSIX_FADV_WILLNEED over the whole file at open (the seed's straw man);
+ * one POSIX_FADV_WILLNEED over the whole file at open (the paper's straw man);
  * other modes only name the run.  Compute is a busy loop of C microseconds
  * after each read (--idle 1: a sleep instead, i.e. time the CPU is free, as
  * when the application waits on the network or on another process).  Three words of each read are checked.  Prints, on rank 0
