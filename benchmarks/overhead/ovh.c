@@ -71,7 +71,7 @@ int main(int argc, char **argv)
         MPI_Abort(MPI_COMM_WORLD, 2);
     }
     int n = atoi(argv[3]);
-    long bad = 0, allbad;
+    long bad = 0, allbad = 0;  /* only rank 0 receives the sum */
     double t = 0, tmax;
     if (!rank)
         MPI_File_delete(argv[2], MPI_INFO_NULL);
