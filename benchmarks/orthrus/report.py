@@ -20,7 +20,6 @@
 """
 import argparse
 import os
-import statistics
 import sys
 from collections import defaultdict
 
@@ -57,7 +56,7 @@ def ratio_to_best(m, op, b, window):
 
 
 def targets(key, vals, runs):
-    m = {k: statistics.median(v) for k, v in vals.items()}
+    m = {k: xtbench.median(v) for k, v in vals.items()}
     table = any(k[0] == "enable_table" for k in m)
     tail = any(k[1].endswith("_tail") for k in m)
     head = ["op", key, "enable steady / best forced steady", "best forced"]
@@ -74,7 +73,7 @@ def targets(key, vals, runs):
             wt = m[("enable_table", op, b)] / m[("stock", op, b)] if table else 0
             met = [met[0] + (st >= 0.95), met[1] + (wh >= 1.0), met[2] + 1, met[3] + (wt >= 1.0),
                    met[4] + (tl >= 0.95)]
-            rc = "/".join(str(int(statistics.median(runs[(op, b)][c]))) for c in FORCED) \
+            rc = "/".join(str(int(xtbench.median(runs[(op, b)][c]))) for c in FORCED) \
                 if runs[(op, b)] else "-"
             rows.append([op, b, f"{st:.2f}", best] + ([f"{tl:.2f}", tbest] if tail else []) +
                         [f"{wh:.2f}", rc] + ([f"{wt:.2f}"] if table else []))
@@ -130,7 +129,7 @@ def load_rounds(label, path):
 
 def paired_ratio(cell, a, b):
     """median(a)/median(b), and the min-max of the per-rep ratios"""
-    med = [statistics.median(float(r["MBps"]) for r in cell[c].values()) for c in (a, b)]
+    med = [xtbench.median(float(r["MBps"]) for r in cell[c].values()) for c in (a, b)]
     reps = [float(cell[a][k]["MBps"]) / float(cell[b][k]["MBps"])
             for k in cell[a] if k in cell[b]]
     return (med[0] / med[1], *xtbench.spread(reps))
@@ -141,7 +140,7 @@ def enable_runs(cell):
     out = []
     for c in CANDS:
         v = [int(r.get(RUNS + c) or 0) for r in cell["enable"].values()]
-        out.append(str(int(statistics.median(v))) if v else "-")
+        out.append(str(int(xtbench.median(v))) if v else "-")
     return "/".join(out)
 
 
@@ -155,12 +154,12 @@ def rounds(cells):
         if op.endswith("_steady"):
             continue
         steady = cells[(work, st, pat, calls, op + "_steady")]
-        best = max(CANDS, key=lambda c: statistics.median(
+        best = max(CANDS, key=lambda c: xtbench.median(
             float(r["MBps"]) for r in steady[c].values()))
         whole = paired_ratio(cell, "enable", "stock")
         st_best = paired_ratio(steady, "enable", best)
         gain = paired_ratio(steady, best, "stock")
-        stock = statistics.median(float(r["MBps"]) for r in cell["stock"].values())
+        stock = xtbench.median(float(r["MBps"]) for r in cell["stock"].values())
         table.append([work, st, pat, calls, op, f"{stock:.1f}", fmt3(whole), best, fmt3(gain),
                       fmt3(st_best), enable_runs(cell)])
         want = 1.0 if calls >= 100 else 0.95
@@ -254,8 +253,8 @@ def vb_table(name, key, secs, runs):
             if not reps:
                 continue
             ph = {k: [reps[r][k] for r in reps if k in reps[r]] for k in ("write", "read")}
-            med = {k: statistics.median(v) for k, v in ph.items()}
-            tot = statistics.median([reps[r]["write"] + reps[r]["read"] for r in reps
+            med = {k: xtbench.median(v) for k, v in ph.items()}
+            tot = xtbench.median([reps[r]["write"] + reps[r]["read"] for r in reps
                                      if "write" in reps[r] and "read" in reps[r]])
             if cfg == "two_phase":
                 base = {"write": med["write"], "read": med["read"], "total": tot}
@@ -270,7 +269,7 @@ def vb_table(name, key, secs, runs):
         for phase in ("write", "read"):
             r = runs.get((p, phase))
             if r:
-                calls = ", ".join(f"{c} {int(statistics.median(v))}" for c, v in r.items())
+                calls = ", ".join(f"{c} {int(xtbench.median(v))}" for c, v in r.items())
                 notes.append(f"- {key}={p} {phase}: enable ran (median calls) {calls}")
     out = [f"### {name}", "", xtbench.md_table(
         [key, "config", "write s (min–max)", "read s (min–max)", "total s", "write x two_phase",
