@@ -24,10 +24,12 @@ import itertools
 import math
 import os
 import random
+import shutil
 import signal
 import statistics
 import subprocess
 import sys
+import tempfile
 import time
 
 # the environment a run must not inherit: hints and the stats layer come from
@@ -99,16 +101,21 @@ def run_hinted(cmd, hints=None, env=None, logs=None, tag="run", timeout=None, cw
                ctx=None):
     """Run cmd with ROMIO_HINTS naming a file of `hints` (none: stock ROMIO),
     in `env` (default clean_env()).  With logs, the hints file and the
-    command's output stay there as TAG.hints and TAG.out.
+    command's output stay there as TAG.hints and TAG.out (without, the hints
+    file lives in a temporary directory for the run).
     Returns (stdout, stderr, problem) as execute."""
     env = dict(clean_env() if env is None else env)
-    hdir = logs or cwd or "."
+    hdir = logs or tempfile.mkdtemp(prefix="xtbench-")
     hfile = write_hints(os.path.join(hdir, tag + ".hints"), hints or {}, ctx)
     if hfile:
         env["ROMIO_HINTS"] = os.path.abspath(hfile)
     else:
         env.pop("ROMIO_HINTS", None)
-    out, err, problem = execute(cmd, env, timeout, cwd)
+    try:
+        out, err, problem = execute(cmd, env, timeout, cwd)
+    finally:
+        if not logs:
+            shutil.rmtree(hdir, ignore_errors=True)
     if logs:
         with open(os.path.join(logs, tag + ".out"), "w") as f:
             f.write(f"$ {' '.join(map(str, cmd))}\n{out}{err}")
