@@ -10,20 +10,15 @@ joined with the next unused romio-xt stats record for that file.  Writes
 markdown table.  Exits non-zero if any run fails.  See benchmarks/README.md.
 """
 import argparse
-import csv
 import fnmatch
 import itertools
 import json
 import os
-import random
 import shutil
-import signal
-import statistics
-import subprocess
 import sys
-import time
 
-import xt_vm
+import xtbench
+from xtbench import RunError, execute, parse_results, tail, write_csv, write_hints  # noqa: F401
 
 DEFAULTS = {
     "name": "bench",
@@ -42,13 +37,6 @@ DEFAULTS = {
     "plot": True,           # the generic bar plot (benchmarks with many groups draw their own)
     "order": "shuffle",     # configs' order within a rep: "shuffle" (seeded by rep and point) or "fixed"
 }
-SCRUBBED_ENV = ("ROMIO_HINTS", "ROMIO_XT_STATS", "ROMIO_XT_STATS_FILE")
-
-
-class RunError(Exception):
-    pass
-
-
 # ---- configuration --------------------------------------------------------
 
 def load_config(path):
@@ -88,23 +76,10 @@ def build_workload(cfg, prefix, bindir):
         raise SystemExit("harness: config needs workload.source or workload.command")
     src = os.path.join(cfg["base_dir"], wl["source"])
     exe = os.path.join(bindir, os.path.splitext(os.path.basename(src))[0])
-    os.makedirs(bindir, exist_ok=True)
-    cmd = [os.path.join(prefix, "bin", "mpicc"), *wl.get("cflags", ["-O2"]), "-o", exe, src,
-           *wl.get("ldflags", [])]
-    proc = subprocess.run(cmd, capture_output=True, text=True)
-    if proc.returncode != 0:
-        raise SystemExit(f"harness: building the workload failed: {' '.join(cmd)}\n"
-                         f"{proc.stdout}{proc.stderr}")
-    return exe
-
-
-def write_hints(path, hints):
-    """ROMIO_HINTS file for a non-empty hint set; None for stock ROMIO."""
-    if not hints:
-        return None
-    with open(path, "w") as f:
-        f.writelines(f"{key} {value}\n" for key, value in hints.items())
-    return path
+    try:
+        return xtbench.mpicc(prefix, src, exe, wl.get("cflags", ["-O2"]), wl.get("ldflags", []))
+    except SystemExit as e:
+        raise SystemExit(f"harness: building the workload failed: {e}")
 
 
 def expects_stats(config):
@@ -113,9 +88,7 @@ def expects_stats(config):
 
 
 def run_env(cfg, config, ctx, prefix, hints_file, stats_file):
-    env = {k: v for k, v in os.environ.items() if k not in SCRUBBED_ENV}
-    env["LD_LIBRARY_PATH"] = os.pathsep.join(
-        p for p in (os.path.join(prefix, "lib"), env.get("LD_LIBRARY_PATH")) if p)
+    env = xtbench.clean_env(prefix)
     for key, value in {**cfg["env"], **config.get("env", {})}.items():
         env[key] = fill(value, ctx)
     if hints_file:
@@ -124,46 +97,7 @@ def run_env(cfg, config, ctx, prefix, hints_file, stats_file):
     return env
 
 
-def execute(cmd, env, timeout):
-    """Run cmd in its own process group, killed on timeout: (stdout, stderr, problem)."""
-    proc = subprocess.Popen(cmd, env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
-                            text=True, start_new_session=True)
-    try:
-        out, err = proc.communicate(timeout=timeout)
-    except subprocess.TimeoutExpired:
-        os.killpg(proc.pid, signal.SIGTERM)
-        try:
-            out, err = proc.communicate(timeout=10)
-        except subprocess.TimeoutExpired:
-            os.killpg(proc.pid, signal.SIGKILL)
-            out, err = proc.communicate()
-        return out, err, f"timed out after {timeout} s"
-    return out, err, proc.returncode and f"exit status {proc.returncode}"
-
-
-def tail(text, lines=15):
-    return "\n".join(("    " + l) for l in (text or "").strip().splitlines()[-lines:])
-
-
 # ---- parsing ---------------------------------------------------------------
-
-def parse_value(text):
-    for kind in (int, float):
-        try:
-            return kind(text)
-        except ValueError:
-            pass
-    return text
-
-
-def parse_results(stdout):
-    rows = []
-    for line in stdout.splitlines():
-        if line.startswith("RESULT "):
-            pairs = (item.split("=", 1) for item in line.split()[1:] if "=" in item)
-            rows.append({key: parse_value(value) for key, value in pairs})
-    return rows
-
 
 def parse_stats(path):
     if not os.path.exists(path):
@@ -230,52 +164,17 @@ def run_once(cfg, exe, config, rep, point, dirs, prefix):
     return [dict(base, **r) for r in results]
 
 
-def config_order(cfg, rep, point):
-    """The configs in the order one rep runs them at one sweep point: shuffled
-    (seeded by rep and point, so a rerun repeats it) unless cfg["order"] is
-    "fixed".  A fixed order puts each config after the same neighbour every
-    rep, and cold reads here depend on what ran before (page cache,
-    read-ahead, writeback): in the Orthrus sweeps enable always followed
-    disk_first.  Shuffled, such an effect shows as spread, not as a bias."""
-    configs = list(cfg["configs"])
-    if cfg.get("order", "shuffle") == "fixed":
-        return configs
-    seed = f"{rep}:" + ",".join(f"{k}={v}" for k, v in sorted(point.items()))
-    random.Random(seed).shuffle(configs)
-    return configs
-
-
 def run_all(cfg, exe, dirs, prefix):
     """Reps outermost, configs innermost, so drift hits every config alike;
-    the configs' order within a rep is shuffled (config_order)."""
-    rows, failures = [], []
-    points = sweep_points(cfg["sweep"])
-    for rep, point in itertools.product(range(1, cfg["reps"] + 1), points):
-        for slot, config in enumerate(config_order(cfg, rep, point)):
-            what = f"{config['name']} rep {rep}/{cfg['reps']}" + "".join(
-                f" {k}={v}" for k, v in point.items())
-            start = time.time()
-            try:
-                rows += [dict(r, slot=slot) for r in
-                         run_once(cfg, exe, config, rep, point, dirs, prefix)]
-                print(f"harness: {what}: ok ({time.time() - start:.1f} s)", file=sys.stderr)
-            except RunError as e:
-                failures.append(what)
-                print(f"harness: {what}: FAILED: {e}", file=sys.stderr)
-    return rows, failures
+    the configs' order within a rep is shuffled, seeded by rep and sweep
+    point (xtbench.config_order), unless cfg["order"] is "fixed"."""
+    return xtbench.run_interleaved(
+        cfg["configs"], cfg["reps"],
+        lambda config, rep, point: run_once(cfg, exe, config, rep, point, dirs, prefix),
+        sweep_points(cfg["sweep"]), cfg.get("order", "shuffle"), prog="harness")
 
 
 # ---- output ----------------------------------------------------------------
-
-def write_csv(rows, path):
-    columns = []
-    for row in rows:
-        columns += [key for key in row if key not in columns]
-    with open(path, "w", newline="") as f:
-        writer = csv.DictWriter(f, fieldnames=columns)
-        writer.writeheader()
-        writer.writerows(rows)
-
 
 def summarize(rows, cfg):
     """{group: {config: [metric values]}}, groups in order of appearance."""
@@ -292,46 +191,29 @@ def summarize(rows, cfg):
 def markdown(keys, groups, names, metric):
     base = names[0]
     head = keys + [f"{n} {metric}" for n in names] + [f"{n}/{base}" for n in names[1:]]
-    lines = ["| " + " | ".join(head) + " |", "|" + "---|" * len(head)]
+    rows = []
     for group, by_config in groups.items():
-        med = {n: statistics.median(by_config[n]) for n in names if n in by_config}
+        med = {n: xtbench.median(by_config[n]) for n in names if n in by_config}
         cells = [str(g) for g in group] + [f"{med[n]:.1f}" if n in med else "-" for n in names]
         cells += [f"{med[n] / med[base]:.3f}" if n in med and med.get(base) else "-"
                   for n in names[1:]]
-        lines.append("| " + " | ".join(cells) + " |")
-    return "\n".join(lines) + "\n"
+        rows.append(cells)
+    return xtbench.md_table(head, rows)
 
 
 def plot(keys, groups, names, cfg, path):
-    try:
-        import matplotlib
-        matplotlib.use("Agg")
-        import matplotlib.pyplot as plt
-    except ImportError:
-        print("harness: warning: matplotlib missing, no plot", file=sys.stderr)
+    plt = xtbench.pyplot("harness")
+    if plt is None:
         return
     labels = ["\n".join(str(g) for g in group) for group in groups]
-    width = 0.8 / len(names)
     fig, ax = plt.subplots(figsize=(max(6, 1.3 * len(labels) + 2), 4.5))
-    for i, name in enumerate(names):
-        shift = (i - (len(names) - 1) / 2) * width
-        present = [(x, sorted(by_config[name])) for x, by_config in enumerate(groups.values())
-                   if name in by_config]
-        xs = [x + shift for x, _ in present]
-        med = [statistics.median(v) for _, v in present]
-        err = [[m - v[0] for m, (_, v) in zip(med, present)],
-               [v[-1] - m for m, (_, v) in zip(med, present)]]
-        ax.bar(xs, med, width, yerr=err, capsize=3, label=name)
-    ax.set_xticks(range(len(labels)))
-    ax.set_xticklabels(labels)
-    ax.set_ylabel(f"{cfg['metric']} (median; bars: min-max)")
+    xtbench.bars(ax, labels, {n: [by.get(n) for by in groups.values()] for n in names},
+                 f"{cfg['metric']} (median; bars: min-max)")
     n = max(len(v) for by_config in groups.values() for v in by_config.values())
     ax.set_title(f"{cfg['name']}: {cfg['ranks']} ranks, up to {n} samples per bar")
     ax.legend()
-    ax.grid(axis="y", alpha=0.3)
     fig.tight_layout()
-    fig.savefig(path, dpi=110)
-    plt.close(fig)
+    xtbench.save(fig, path)
 
 
 def write_outputs(rows, cfg, out):
@@ -370,7 +252,7 @@ def parse_args(argv):
 
 def main(argv=None):
     args = parse_args(argv)
-    vm = xt_vm.page_reporting("harness")
+    vm = xtbench.page_reporting("harness")
     cfg = load_config(args.config)
     for key in ("reps", "ranks"):
         if getattr(args, key):
@@ -388,7 +270,7 @@ def main(argv=None):
     if rows:
         print(write_outputs(rows, cfg, args.out), end="")
         with open(os.path.join(args.out, cfg["name"] + ".md"), "a") as f:
-            f.write(f"\nfree page reporting (benchmarks/xt_vm.py): {vm}\n")
+            f.write(f"\nfree page reporting (xtbench.page_reporting): {vm}\n")
     if failures:
         print(f"harness: {len(failures)} run(s) failed: {', '.join(failures)}; "
               f"logs in {dirs['logs']}", file=sys.stderr)

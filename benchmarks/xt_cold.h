@@ -1,18 +1,25 @@
-/* Cold reads for the Orthrus and no-harm benchmarks: xt_cold_evict(path)
- * writes the file's dirty pages, drops it from the page cache, reads it once
- * through and drops it again.
+/* Cold-cache eviction for every C kernel in benchmarks/ (xtbench.evict() is
+ * the same in Python):
  *
- * Why the read through (XT_BENCH_SETTLE=0 leaves it out): this project's VM
- * reports its free pages to the host (virtio-balloon free page reporting),
- * and the page cache that takes such pages again waits for the host to fault
- * them in: a cold read ran at ~0.7 GB/s instead of ~3.5 GB/s.  Session 13
- * took this for the host's cache under the virtual disk (it depended on the
- * writer's request size and on the wait after the write); session 14 found
- * the cause: with reporting paused (benchmarks/xt_vm.py,
- * XT_BENCH_PAGE_REPORTING=off) every such read ran at ~3.5 GB/s
- * (docs/results/orthrus-s14.md).  The read through leaves just-freed pages
+ *   xt_cold_drop_fd(fd)  the file's dirty pages written, then dropped from
+ *                        the page cache (POSIX_FADV_DONTNEED)
+ *   xt_cold_drop(path)   the same by name
+ *   xt_cold_evict(path)  xt_cold_drop, then the file read once through and
+ *                        dropped again (XT_BENCH_SETTLE=0 leaves the read out)
+ * Each returns 0, or -1 when the file cannot be opened or advised.
+ *
+ * Why write the dirty pages first: pages still dirty or under writeback are
+ * not dropped, so without it a varying tail of the file stayed cached and
+ * "cold" reads turned warm.
+ *
+ * Why the read through: a VM that reports its free pages to the host
+ * (virtio-balloon free page reporting) makes the page cache that takes such
+ * pages again wait for the host to fault them in: a cold read ran at
+ * ~0.7 GB/s instead of ~3.5 GB/s.  The read through leaves just-freed pages
  * for the timed read, so every config's cold read starts from the same
- * state: out of the VM's page cache, on memory the host holds. */
+ * state: out of the VM's page cache, on memory the host holds.  With the
+ * reporting paused (XT_BENCH_PAGE_REPORTING=off, benchmarks/README.md) or on
+ * bare metal it costs only time. */
 #ifndef XT_COLD_H
 #define XT_COLD_H
 
@@ -21,15 +28,28 @@
 #include <string.h>
 #include <unistd.h>
 
-static inline void xt_cold_evict(const char *path)
+static inline int xt_cold_drop_fd(int fd)
+{
+    fdatasync(fd);
+    return posix_fadvise(fd, 0, 0, POSIX_FADV_DONTNEED) == 0 ? 0 : -1;
+}
+
+static inline int xt_cold_drop(const char *path)
 {
     int fd = open(path, O_RDONLY);
     if (fd < 0)
-        return;
-    /* pages still dirty or under writeback are not dropped: without this, a
-     * varying tail of the file stayed cached, and "cold" reads turned warm */
-    fdatasync(fd);
-    posix_fadvise(fd, 0, 0, POSIX_FADV_DONTNEED);
+        return -1;
+    int rc = xt_cold_drop_fd(fd);
+    close(fd);
+    return rc;
+}
+
+static inline int xt_cold_evict(const char *path)
+{
+    int fd = open(path, O_RDONLY);
+    if (fd < 0)
+        return -1;
+    int rc = xt_cold_drop_fd(fd);
     const char *e = getenv("XT_BENCH_SETTLE");
     if (!(e && !strcmp(e, "0"))) {
         size_t len = 16 << 20;
@@ -39,9 +59,10 @@ static inline void xt_cold_evict(const char *path)
         while (b && (got = pread(fd, b, len, off)) > 0)
             off += got;
         free(b);
-        posix_fadvise(fd, 0, 0, POSIX_FADV_DONTNEED);
+        rc = posix_fadvise(fd, 0, 0, POSIX_FADV_DONTNEED) == 0 ? 0 : -1;
     }
     close(fd);
+    return rc;
 }
 
 #endif

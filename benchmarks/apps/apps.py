@@ -15,13 +15,12 @@ import json
 import os
 import re
 import shutil
-import statistics
 import subprocess
 import sys
 import time
 
 sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
-import harness  # noqa: E402  (execute, write_hints, run_env, write_csv, plot)
+import xtbench  # noqa: E402
 
 E10_DIR = "/dev/shm/romio-xt-bench-e10"
 CONFIGS = [
@@ -122,8 +121,7 @@ def same_files(client, ref_dir, run_dir, apps, prefix):
         diff = subprocess.run([os.path.join(prefix, "bin", "mpiexec"), "-n", "1",
                                os.path.join(apps, "bin", "ncmpidiff"), "-q", "-v",
                                ",".join(names), a, b], capture_output=True, text=True,
-                              env={k: v for k, v in os.environ.items()
-                                   if k not in harness.SCRUBBED_ENV})
+                              env=xtbench.clean_env())
         if diff.returncode != 0:
             return f"{name}: ncmpidiff found differences: {(diff.stdout + diff.stderr)[-300:]}"
     return None
@@ -164,20 +162,18 @@ def run_one(client, config, rep, args, dirs):
     if "e10_cache_path" in config["hints"]:
         shutil.rmtree(E10_DIR, ignore_errors=True)
         os.makedirs(E10_DIR)
-    hints_file = harness.write_hints(os.path.join(dirs["logs"], label + ".hints"), config["hints"])
     stats_file = os.path.join(dirs["logs"], label + ".stats.jsonl")
     if os.path.exists(stats_file):
         os.remove(stats_file)
-    env = harness.run_env({"env": {}}, config, {}, args.prefix, hints_file, stats_file)
+    env = xtbench.clean_env(args.prefix, extra={"ROMIO_XT_STATS_FILE": stats_file})
     cmd = [os.path.join(args.prefix, "bin", "mpiexec"), "-n", str(args.ranks),
            *client["args"](workdir)]
     start = time.time()
-    out, err, problem = harness.execute(cmd, env, args.timeout)
-    with open(os.path.join(dirs["logs"], label + ".out"), "w") as f:
-        f.write(f"$ {' '.join(cmd)}\n{out}{err}")
+    out, err, problem = xtbench.run_hinted(cmd, config["hints"], env, dirs["logs"], label,
+                                           args.timeout)
     rows = None if problem else client["parse"](out + err)
     if rows is None:
-        raise harness.RunError(f"{problem or 'no timing in the output'}\n{harness.tail(out + err)}")
+        raise xtbench.RunError(f"{problem or 'no timing in the output'}\n{xtbench.tail(out + err)}")
     base = {"client": client["name"], "config": config["name"], "rep": rep,
             "ranks": args.ranks, "wall_seconds": round(time.time() - start, 2)}
     if config["hints"].get("romio_orthrus") == "enable":
@@ -194,7 +190,7 @@ def run_all(clients, args, dirs):
                 what = f"{client['name']} {config['name']} rep {rep}/{args.reps}"
                 try:
                     workdir, got = run_one(client, config, rep, args, dirs)
-                except harness.RunError as e:
+                except xtbench.RunError as e:
                     failures.append(what)
                     print(f"apps: {what}: FAILED: {e}", file=sys.stderr)
                     continue
@@ -227,25 +223,26 @@ def table(rows, names, notes):
     groups = {}
     for r in rows:
         groups.setdefault((r["client"], r["phase"]), {}).setdefault(r["config"], []).append(r)
-    lines = ["| client | phase | config | MiB/s median | min-max | ratio to stock | files vs stock | Orthrus chose |",
-             "|---|---|---|---|---|---|---|---|"]
+    table = []
     for (client, phase), by_config in groups.items():
-        base = statistics.median(r["MiBps"] for r in by_config.get("stock", [])) \
+        base = xtbench.median(r["MiBps"] for r in by_config.get("stock", [])) \
             if "stock" in by_config else None
         for name in names:
             rs = by_config.get(name)
             if not rs:
                 continue
             v = sorted(r["MiBps"] for r in rs)
-            med = statistics.median(v)
+            med = xtbench.median(v)
             same = {r["files_vs_stock"] for r in rs}
             ok = "reference" if same == {"reference"} else \
                 f"{sum(r['files_vs_stock'] == 'equal' for r in rs)}/{len(rs)} equal"
             chose = sorted({r.get("orthrus_chose", "") for r in rs} - {""})
-            lines.append(f"| {client} | {phase} | {name} | {med:.1f} | {v[0]:.1f}-{v[-1]:.1f} | "
-                         f"{med / base:.2f} | {ok} | {'; '.join(chose) or '-'} |" if base else
-                         f"| {client} | {phase} | {name} | {med:.1f} | {v[0]:.1f}-{v[-1]:.1f} | - | {ok} | - |")
-    return "\n".join(lines + [""] + [f"- {n}" for n in notes]) + "\n"
+            table.append([client, phase, name, f"{med:.1f}", f"{v[0]:.1f}-{v[-1]:.1f}"] +
+                         ([f"{med / base:.2f}", ok, "; ".join(chose) or "-"] if base else
+                          ["-", ok, "-"]))
+    return xtbench.md_table(["client", "phase", "config", "MiB/s median", "min-max",
+                             "ratio to stock", "files vs stock", "Orthrus chose"], table) + \
+        "\n" + "".join(f"- {n}\n" for n in notes)
 
 
 def plot(rows, names, args, path):
@@ -255,12 +252,21 @@ def plot(rows, names, args, path):
     for r in rows:
         groups.setdefault((r["client"], r["phase"]), {}).setdefault(r["config"], []).append(r["MiBps"])
     for by_config in groups.values():
-        base = statistics.median(by_config["stock"]) if by_config.get("stock") else None
+        base = xtbench.median(by_config["stock"]) if by_config.get("stock") else None
         for name in list(by_config):
             by_config[name] = [v / base for v in by_config[name]] if base else []
-    cfg = {"metric": "throughput / stock's median", "name": "real clients vs stock",
-           "ranks": args.ranks}
-    harness.plot(["client", "phase"], groups, [n for n in names], cfg, path)
+    plt = xtbench.pyplot("apps")
+    if plt is None:
+        return
+    labels = ["\n".join(g) for g in groups]
+    fig, ax = plt.subplots(figsize=(max(6, 1.3 * len(labels) + 2), 4.5))
+    xtbench.bars(ax, labels, {n: [by.get(n) for by in groups.values()] for n in names},
+                 "throughput / stock's median (median; bars: min-max)")
+    n = max(len(v) for by_config in groups.values() for v in by_config.values())
+    ax.set_title(f"real clients vs stock: {args.ranks} ranks, up to {n} samples per bar")
+    ax.legend()
+    fig.tight_layout()
+    xtbench.save(fig, path)
 
 
 def compare_main(argv):
@@ -319,7 +325,7 @@ def main(argv=None):
     rows, failures = run_all(clients, args, dirs)
     names = [c["name"] for c in CONFIGS]
     if rows:
-        harness.write_csv(rows, os.path.join(args.out, "apps.csv"))
+        xtbench.write_csv(rows, os.path.join(args.out, "apps.csv"))
         text = table(rows, names, notes)
         with open(os.path.join(args.out, "apps.md"), "w") as f:
             f.write(text)

@@ -18,6 +18,8 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "../xt_cold.h"
+
 enum { MAXAXIS = 16 };
 static long long datas[MAXAXIS] = { 8, 64, 512, 4096, 32768, 262144, 1048576 };
 static long long holes[MAXAXIS] = { 0, 8, 64, 512, 4096, 32768, 262144, 1048576, 4194304 };
@@ -76,16 +78,6 @@ static void make_dense(const char *path, long long size)
     free(b);
 }
 
-static void evict(const char *path)
-{
-    int fd = open(path, O_RDONLY);
-    if (fd >= 0) {
-        fdatasync(fd);
-        posix_fadvise(fd, 0, 0, POSIX_FADV_DONTNEED);
-        close(fd);
-    }
-}
-
 static long long pieces(long long data, long long hole)
 {
     long long n = data_budget / data, m = extent_budget / (data + hole);
@@ -114,7 +106,7 @@ static double measure(const char *path, const struct variant *var, const char *m
     long long n = pieces(data, hole);
     int is_write = strcmp(mode, "write") == 0;
     if (strcmp(mode, "read_warm") != 0)
-        evict(path);
+        xt_cold_drop(path);
     MPI_Type_vector((int) n, (int) data, (int) (data + hole), MPI_BYTE, &ft);
     MPI_Type_commit(&ft);
     MPI_File_open(MPI_COMM_WORLD, path, MPI_MODE_RDWR, info, &fh);

@@ -1,23 +1,19 @@
 #!/usr/bin/env python3
-"""Adaptive data sieving benchmark report: heatmaps and the issue's targets.
+"""Adaptive data sieving benchmark report: heatmaps and the targets.
 
 usage: ads_report.py CSV OUTDIR
 CSV: harness output of ads.json; its config "time" runs without the stats
 layer (clean timings), "count" with it (requests and bytes per cell).
 Writes OUTDIR/ads-heatmap.png, ads-requests.png, ads-summary.md (and prints it).
 """
-import csv
 import math
 import os
-import statistics
 import sys
-from collections import defaultdict
+
+sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+import xtbench  # noqa: E402
 
 MODES = ["write", "read_warm", "read_cold"]
-
-
-def load(path):
-    return list(csv.DictReader(open(path)))
 
 
 def key(r):
@@ -26,10 +22,10 @@ def key(r):
 
 def medians(rows):
     """(variant, mode, data, hole) -> median seconds"""
-    acc = defaultdict(list)
+    acc = {}
     for r in rows:
-        acc[key(r)].append(float(r["seconds"]))
-    return {k: statistics.median(v) for k, v in acc.items()}
+        acc.setdefault(key(r), []).append(float(r["seconds"]))
+    return {k: xtbench.median(v) for k, v in acc.items()}
 
 
 def counts(rows):
@@ -75,27 +71,26 @@ def label_axes(ax, datas, holes, title):
 
 
 def heatmap(t, rat, path):
-    import matplotlib
-    matplotlib.use("Agg")
-    import matplotlib.pyplot as plt
+    plt = xtbench.pyplot("ads_report")
+    if plt is None:
+        return
     from matplotlib.colors import LogNorm
     datas, holes = axes(t)
     fig, axs = plt.subplots(1, 3, figsize=(18, 6))
     for ax, mode in zip(axs, MODES):
         grid = [[rat[(mode, d, h)][0] for h in holes] for d in datas]
-        im = ax.imshow(grid, cmap="RdYlGn", norm=LogNorm(vmin=0.25, vmax=4), origin="lower")
-        for i, d in enumerate(datas):
-            for j, h in enumerate(holes):
-                ax.text(j, i, f"{grid[i][j]:.2f}", ha="center", va="center", fontsize=7)
+        im = xtbench.heatmap(ax, grid, holes, datas, cmap="RdYlGn",
+                             norm=LogNorm(vmin=0.25, vmax=4), origin="lower")
+        ax.set_aspect("equal")
         label_axes(ax, datas, holes, f"{mode}: best stock time / adaptive time")
     fig.colorbar(im, ax=axs, shrink=0.7, label=">1: adaptive faster")
-    fig.savefig(path, dpi=110, bbox_inches="tight")
+    xtbench.save(fig, path, tight=True)
 
 
 def request_map(t, cnt, path):
-    import matplotlib
-    matplotlib.use("Agg")
-    import matplotlib.pyplot as plt
+    plt = xtbench.pyplot("ads_report")
+    if plt is None:
+        return
     datas, holes = axes(t)
     fig, axs = plt.subplots(1, 3, figsize=(18, 6))
     for ax, mode in zip(axs, MODES):
@@ -106,7 +101,7 @@ def request_map(t, cnt, path):
                 n = cnt.get(("naive", mode, d, h), (0, 0))[0]
                 ax.text(j, i, f"{grid[i][j]:.0f}\n/{n:.0f}", ha="center", va="center", fontsize=6)
         label_axes(ax, datas, holes, f"{mode}: requests, adaptive / naive")
-    fig.savefig(path, dpi=110, bbox_inches="tight")
+    xtbench.save(fig, path, tight=True)
 
 
 def targets(t, rat, cnt):
@@ -116,7 +111,7 @@ def targets(t, rat, cnt):
                  f"{'MET' if worst[1][0] >= 0.9 else 'MISSED'} (worst {worst[1][0]:.2f} at "
                  f"{worst[0][0]} data={human(worst[0][1])} hole={human(worst[0][2])}; "
                  f"{sum(1 for v in rat.values() if v[0] < 0.9)} of {len(rat)} cells below 0.9)")
-    gm = math.exp(statistics.mean(math.log(v[0]) for v in rat.values()))
+    gm = xtbench.geomean(v[0] for v in rat.values())
     lines.append(f"- geometric mean over all cells >= 1.0: {'MET' if gm >= 1.0 else 'MISSED'} ({gm:.3f})")
     big = {k: v for k, v in rat.items() if k[2] >= 1 << 20}
     wb = min(big.items(), key=lambda kv: kv[1][1])
@@ -130,13 +125,13 @@ def targets(t, rat, cnt):
                  f"({len(more_bytes)} cells: {more_bytes[:5]})")
     for mode in MODES:
         sub = [v[0] for k, v in rat.items() if k[0] == mode]
-        lines.append(f"- {mode}: geometric mean {math.exp(statistics.mean(math.log(x) for x in sub)):.3f}, "
+        lines.append(f"- {mode}: geometric mean {xtbench.geomean(sub):.3f}, "
                      f"min {min(sub):.2f}, max {max(sub):.2f}")
     return lines
 
 
 def main(csv_path, outdir):
-    rows = load(csv_path)
+    rows = xtbench.read_csv(csv_path)
     t = medians([r for r in rows if r["config"] == "time"])
     cnt = counts([r for r in rows if r["config"] == "count"])
     rat = ratios(t)
@@ -146,7 +141,8 @@ def main(csv_path, outdir):
     text += "Ratios are best(stock enable, stock disable) time / adaptive time per cell " \
             "(median of the runs); > 1 means adaptive is faster.\n\n"
     text += "\n".join(targets(t, rat, cnt)) + "\n"
-    open(os.path.join(outdir, "ads-summary.md"), "w").write(text)
+    with open(os.path.join(outdir, "ads-summary.md"), "w") as f:
+        f.write(text)
     print(text)
 
 

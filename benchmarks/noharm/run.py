@@ -1,7 +1,12 @@
 #!/usr/bin/env python3
 """No-harm grid: every workload x condition under stock ROMIO, each romio-xt
 extension alone and all at once; writes noharm.csv (every run), noharm.md
-(medians, spread, ratios, worst ratio per extension) and noharm.png (heatmap).
+(medians, spread, ratios, worst ratio per extension), noharm-summary.csv (one
+row per cell and config) and noharm.png (heatmap); exits 1 if a run failed, a
+read did not verify or a final file differs from stock's.
+    run.py --prefix P --out DIR --work DIR [options]   (benchmarks/noharm/run.sh)
+    run.py --out DIR --report-only                     (re-summarise DIR/noharm.csv)
+    run.py --compare BEFORE/noharm.csv AFTER/noharm.csv
 
 A cell = workload, ranks, emulated nodes (MPIR_CVAR_NUM_CLIQUES), op
 (read/write), cond (cold/warm).  Each run of a kernel measures its four
@@ -13,17 +18,18 @@ configs alike.  ratio = stock median seconds / config median seconds
 (< 1: slower than stock); spread = (max - min) / median of a cell's runs.
 """
 import argparse
-import csv
 import hashlib
-import json
 import os
+import re
 import shutil
-import statistics
-import subprocess
 import sys
 import time
+from collections import defaultdict
 
 HERE = os.path.dirname(os.path.abspath(__file__))
+sys.path.insert(0, os.path.dirname(HERE))
+import xtbench  # noqa: E402
+
 E10_DIR = "/dev/shm/romio-xt-noharm-e10"
 EXT = {
     "ds_adaptive": {"romio_ds_read": "adaptive", "romio_ds_write": "adaptive"},
@@ -37,7 +43,7 @@ EXT = {
 CONFIGS = [("stock", {})] + list(EXT.items()) + [
     ("all", {k: v for h in EXT.values() for k, v in h.items()}), ("stock_again", {})]
 KERNELS = ("contig", "interleaved", "strided", "collview")
-# Orthrus's seed patterns (benchmarks/orthrus/): collective write, then cold
+# Orthrus's patterns from the paper (benchmarks/orthrus/): collective write, then cold
 # collective read, verified; argv after DIR
 ORTH = {"matrix": ["65536", "4", "32"], "noncontig": ["16", "1048576", "32"]}
 GRIDS = {
@@ -55,23 +61,21 @@ DEFAULT_MIB = {"contig": 16, "interleaved": 4, "strided": 2, "collview": 16, "hd
 
 def build(prefix, out):
     """noharm (our mpicc) and nh_hdf5 (Debian's mpicc.mpich + libhdf5-mpich)"""
-    exes = {}
-    exe = os.path.join(out, "noharm")
-    subprocess.run([os.path.join(prefix, "bin", "mpicc"), "-O2", "-Wall", "-o", exe,
-                    os.path.join(HERE, "noharm.c")], check=True)
-    exes["kernel"] = exe
+    exes = {"kernel": xtbench.mpicc(prefix, os.path.join(HERE, "noharm.c"),
+                                    os.path.join(out, "noharm"), ["-O2", "-Wall"])}
     orth = os.path.join(os.path.dirname(HERE), "orthrus")
     for wl in ORTH:
-        exes[wl] = os.path.join(out, wl)
-        subprocess.run([os.path.join(prefix, "bin", "mpicc"), "-O2", "-Wall", f"-I{orth}", "-o",
-                        exes[wl], os.path.join(orth, wl + ".c")], check=True)
+        exes[wl] = xtbench.mpicc(prefix, os.path.join(orth, wl + ".c"), os.path.join(out, wl),
+                                 ["-O2", "-Wall", f"-I{orth}"])
     h5 = os.path.join(out, "nh_hdf5")
     inc, lib = "/usr/include/hdf5/mpich", "/usr/lib/x86_64-linux-gnu/hdf5/mpich"
     if shutil.which("mpicc.mpich") and os.path.isdir(inc):
-        r = subprocess.run(["mpicc.mpich", "-O2", "-Wall", f"-I{inc}", "-o", h5,
-                            os.path.join(HERE, "nh_hdf5.c"), f"-L{lib}", "-lhdf5"])
-        if r.returncode == 0:
-            exes["hdf5"] = h5
+        try:
+            exes["hdf5"] = xtbench.mpicc(prefix, os.path.join(HERE, "nh_hdf5.c"), h5,
+                                         ["-O2", "-Wall", f"-I{inc}"], [f"-L{lib}", "-lhdf5"],
+                                         compiler="mpicc.mpich")
+        except SystemExit as e:
+            print(f"noharm: {e}", file=sys.stderr)
     if "hdf5" not in exes:
         print("noharm: hdf5 skipped (needs mpicc.mpich and libhdf5-mpich-dev)", file=sys.stderr)
     return exes
@@ -97,17 +101,14 @@ def command(wl, exes, apps, work, scale):
 
 def parse(wl, text):
     """RESULT lines of our kernels; coll_perf's and FLASH-IO's own output"""
-    import re
     rows = []
-    for line in text.splitlines():
-        if line.startswith("RESULT "):
-            kv = dict(p.split("=", 1) for p in line.split()[1:])
-            if "phase" in kv and kv["phase"] in ("write", "read"):   # ORTH: verified by rc
-                rows.append({"op": kv["phase"], "cond": "app" if kv["phase"] == "write"
-                             else "cold", "seconds": float(kv["seconds"]), "ok": True})
-            elif "op" in kv:
-                rows.append({"op": kv["op"], "cond": kv["cond"],
-                             "seconds": float(kv["seconds"]), "ok": kv.get("ok") == "1"})
+    for kv in xtbench.parse_results(text):
+        if kv.get("phase") in ("write", "read"):        # ORTH: verified by the exit status
+            rows.append({"op": kv["phase"], "cond": "app" if kv["phase"] == "write"
+                         else "cold", "seconds": float(kv["seconds"]), "ok": True})
+        elif "op" in kv:
+            rows.append({"op": kv["op"], "cond": kv["cond"],
+                         "seconds": float(kv["seconds"]), "ok": str(kv.get("ok")) == "1"})
     if wl == "coll_perf":
         for op in ("write", "read"):
             m = re.search(rf"Collective {op} time = ([\d.]+) sec", text)
@@ -141,39 +142,28 @@ def run_one(args, exes, cell, cfg, rep, logs):
         return None
     argv, files = cmd
     tag = f"{wl}-np{np_}-n{nodes}-{name}-r{rep}"
-    env = {k: v for k, v in os.environ.items()
-           if not k.startswith(("ROMIO_HINTS", "ROMIO_XT_", "MPIR_CVAR_NUM_CLIQUES"))}
-    env["MPIR_CVAR_NUM_CLIQUES"] = str(nodes)
-    env["ROMIO_XT_STATS_FILE"] = os.path.join(logs, tag + ".stats.jsonl")
     # more ranks than cores: ch3:sock (nemesis busy-polls ~10x slower there)
     prefix = args.sock_prefix if np_ > SOCK_ABOVE else args.prefix
     if name == "unpatched":
         prefix = args.unpatched_sock_prefix if np_ > SOCK_ABOVE else args.unpatched_prefix
         if not prefix or (wl == "flash_io" and not has_fortran(prefix)):
             return None         # no unpatched install for this device
-    env["LD_LIBRARY_PATH"] = lib_path(prefix, args.out)
+    env = xtbench.clean_env(drop=(), drop_prefixes=("ROMIO_HINTS", "ROMIO_XT_",
+                                                    "MPIR_CVAR_NUM_CLIQUES"),
+                            extra={"MPIR_CVAR_NUM_CLIQUES": str(nodes),
+                                   "ROMIO_XT_STATS_FILE": os.path.join(logs, tag + ".stats.jsonl"),
+                                   "LD_LIBRARY_PATH": lib_path(prefix, args.out)})
     if hints:
-        hf = os.path.join(logs, tag + ".hints")
-        with open(hf, "w") as f:
-            for k, v in hints.items():
-                f.write(f"{k} {v.format(work=work)}\n")
-        env["ROMIO_HINTS"] = hf
         os.makedirs(os.path.join(work, "trace"), exist_ok=True)
     full = [os.path.join(prefix, "bin", "mpiexec"), "-n", str(np_)] + argv
-    t0 = time.time()
-    try:
-        r = subprocess.run(full, env=env, cwd=work, capture_output=True, text=True,
-                           timeout=args.timeout)
-        out, err, rc = r.stdout, r.stderr, r.returncode
-    except subprocess.TimeoutExpired as e:
-        out, err, rc = (e.stdout or b"").decode(), "timeout", -1
-    wall = time.time() - t0
-    with open(os.path.join(logs, tag + ".log"), "w") as f:
-        f.write(" ".join(full) + f"\nrc={rc} wall={wall:.2f}\n--- stdout\n{out}--- stderr\n{err}")
+    out, err, problem = xtbench.run_hinted(full, hints, env, logs, tag, args.timeout, cwd=work,
+                                           ctx={"work": work})
+    rc = 0 if not problem else int(problem.split()[-1]) if problem.startswith("exit") else -1
     rows = parse(wl, out + "\n" + (err or ""))    # coll_perf prints to stderr
     fdig = digest(files) if rc == 0 and files and all(map(os.path.exists, files)) else ""
     if rc != 0 or not rows:
-        print(f"noharm: FAIL {tag} rc={rc}: {err.strip()[-300:]}", file=sys.stderr)
+        print(f"noharm: FAIL {tag} rc={rc} ({problem or 'no timing'}): {err.strip()[-300:]}",
+              file=sys.stderr)
     for row in rows:
         row.update(wl=wl, ranks=np_, nodes=nodes, config=name, rep=rep, rc=rc, digest=fdig)
     return rows
@@ -237,8 +227,7 @@ def run_grid(args, exes):
     total, done, t_start = reps * len(cells) * len(configs), 0, time.time()
     for rep in range(reps):
         for ci, cell in enumerate(cells):
-            k = (rep + ci) % len(configs)
-            for cfg in configs[k:] + configs[:k]:
+            for cfg in xtbench.config_order(configs, rep, ci, "rotate"):
                 got = run_one(args, exes, cell, cfg, rep, logs)
                 done += 1
                 if got is None:
@@ -251,11 +240,213 @@ def run_grid(args, exes):
     return rows
 
 
+# ---- report: noharm-summary.csv, noharm.md, noharm.png ----------------------
+
+ORDER = ["stock", "ds_adaptive", "orthrus", "e10_cache", "prefetch", "trace", "stats", "all",
+         "stock_again", "unpatched"]
+# holes no process writes: stock's data sieving fills them with its buffer's
+# old contents (0xff here), adaptive sieving leaves zeros; reads verify the data
+NO_DIGEST = {"strided"}
+HARM = 0.9
+
+
+def cell_key(r):
+    return (r["wl"], int(r["ranks"]), int(r["nodes"]), r["op"], r["cond"])
+
+
+def label(c):
+    return f"{c[0]} {c[1]}r/{c[2]}n {c[3]} {c[4]}"
+
+
+def summarize(rows):
+    """{cell: {config: (median, min, max, n)}}"""
+    acc = defaultdict(lambda: defaultdict(list))
+    for r in rows:
+        if r["rc"] == "0" and r["ok"] == "True":
+            acc[cell_key(r)][r["config"]].append(float(r["seconds"]))
+    return {c: {k: (xtbench.median(v), *xtbench.spread(v), len(v)) for k, v in d.items()}
+            for c, d in acc.items()}
+
+
+def problems(rows):
+    """failed runs, failed verifications, final files that differ from stock's"""
+    bad = [f"{label(cell_key(r))} {r['config']} rep {r['rep']}: rc={r['rc']} ok={r['ok']}"
+           for r in rows if r["rc"] != "0" or r["ok"] != "True"]
+    stock = defaultdict(set)
+    for r in rows:
+        if r["config"] == "stock" and r["digest"] and r["wl"] not in NO_DIGEST:
+            stock[(r["wl"], r["ranks"], r["nodes"])].add(r["digest"])
+    seen = set()
+    for r in rows:
+        k = (r["wl"], r["ranks"], r["nodes"])
+        ref = stock.get(k)
+        if r["digest"] and ref and len(ref) == 1 and r["digest"] not in ref \
+                and (k, r["config"], r["rep"]) not in seen:
+            seen.add((k, r["config"], r["rep"]))
+            bad.append(f"{k[0]} {k[1]}r/{k[2]}n {r['config']} rep {r['rep']}: "
+                       "file differs from stock's")
+    return bad
+
+
+def ratios(summary, configs):
+    """{(cell, config): (ratio, spread, clear)}; clear = the config's fastest run
+    is slower than stock's slowest (the ranges do not overlap)"""
+    out = {}
+    for c, d in summary.items():
+        if "stock" not in d:
+            continue
+        s = d["stock"]
+        for k in configs:
+            if k in d:
+                m = d[k]
+                out[(c, k)] = (s[0] / m[0], (m[2] - m[1]) / m[0], m[1] > s[2])
+    return out
+
+
+def markdown(summary, rat, configs, bad, nruns):
+    cells = sorted(summary)
+    worst = []
+    for k in configs:
+        vals = [(v[0], c, v[2]) for (c, kk), v in rat.items() if kk == k]
+        if not vals:
+            continue
+        w = min(vals)
+        below = [v for v in vals if v[0] < HARM]
+        worst.append([k, f"{w[0]:.2f}", label(w[1]), f"{len(below)} of {len(vals)}",
+                      sum(1 for v in below if v[2]),
+                      f"{xtbench.geomean(v[0] for v in vals):.2f}"])
+    every = []
+    for c in cells:
+        d = summary[c]
+        if "stock" not in d:
+            continue
+        s = d["stock"]
+        cols = []
+        for k in configs:
+            v = rat.get((c, k))
+            mark = "**" if v and v[0] < HARM else ""
+            cols.append("" if v is None else f"{mark}{v[0]:.2f}{mark}"
+                        f"{'!' if v[0] < HARM and v[2] else ''} ({v[1] * 100:.0f}%)")
+        every.append([label(c), f"{s[0]:.3f} ({(s[2] - s[1]) / s[0] * 100:.0f}%)"] + cols)
+    L = ["# No-harm grid\n",
+         f"{len(cells)} cells, {nruns} measurements. ratio = stock median time / config "
+         f"median time (< 1: slower than stock); spread = (max - min) / median of the "
+         f"config's runs in that cell; `!` = below {HARM} and the ranges do not overlap "
+         f"(the config's fastest run is slower than stock's slowest).\n",
+         "## Worst ratio per extension\n",
+         xtbench.md_table(["config", "worst ratio", "cell", f"cells < {HARM}", "of which clear",
+                           "geo. mean"], worst).rstrip()]
+    L += overhead(rat)
+    L += ["", "## Every cell\n", "stock: median seconds (spread); configs: ratio (spread)\n",
+          xtbench.md_table(["cell", "stock"] + configs, every).rstrip()]
+    L += ["", "## Correctness\n"]
+    L += [f"- {b}" for b in bad] or ["Every run verified its reads; every final file equals "
+                                     "stock's (byte for byte) for the same workload, ranks and "
+                                     "nodes (strided: reads verified only; the holes no process "
+                                     "writes hold stock data sieving's stale buffer bytes)."]
+    return "\n".join(L) + "\n"
+
+
+def geo_ci(vals):
+    """geometric mean and its 95% bootstrap interval over cells"""
+    return (xtbench.geomean(vals), *xtbench.bootstrap_ci(vals, stat=xtbench.geomean))
+
+
+def overhead(rat):
+    """no-hint overhead: romio-xt's stock column against an unpatched MPICH"""
+    un = [v[0] for (c, k), v in rat.items() if k == "unpatched"]
+    if not un:
+        return []
+    aa = [v[0] for (c, k), v in rat.items() if k == "stock_again"]
+    g, lo, hi = geo_ci(un)
+    L = ["", "## No hint: romio-xt against unpatched MPICH 4.0.2\n",
+         f"Column `unpatched` = the same kernels, no hints, on an unpatched MPICH 4.0.2 "
+         f"(ratio < 1: romio-xt's stock slower than unpatched). Geometric mean over "
+         f"{len(un)} cells: **{g:.3f}** (95% bootstrap interval {lo:.3f} .. {hi:.3f})."]
+    if aa:
+        g2, lo2, hi2 = geo_ci(aa)
+        L.append(f"Stock against itself (`stock_again`, the A/A noise floor): {g2:.3f} "
+                 f"({lo2:.3f} .. {hi2:.3f}).")
+    return L
+
+
+def plot_heatmap(summary, rat, configs, path):
+    plt = xtbench.pyplot("noharm")
+    if plt is None:
+        return
+    from matplotlib.colors import TwoSlopeNorm
+    cells = [c for c in sorted(summary) if "stock" in summary[c]]
+    grid = [[rat.get((c, k), (float("nan"),))[0] for k in configs] for c in cells]
+    fig, ax = plt.subplots(figsize=(1.1 * len(configs) + 3, 0.24 * len(cells) + 1.5))
+    im = xtbench.heatmap(ax, grid, configs, [label(c) for c in cells], fontsize=6,
+                         bold=lambda v: v < HARM, cmap="RdBu",
+                         norm=TwoSlopeNorm(vcenter=1.0, vmin=0.4, vmax=1.6))
+    ax.set_xticklabels(configs, rotation=30, ha="right")
+    ax.set_yticklabels([label(c) for c in cells], fontsize=6)
+    ax.set_title("no-harm grid: stock time / config time (medians; < 1 slower than stock)",
+                 fontsize=9)
+    fig.colorbar(im, ax=ax, fraction=0.04)
+    fig.tight_layout()
+    xtbench.save(fig, path)
+
+
+def report(csv_path, out):
+    """noharm-summary.csv, noharm.md, noharm.png from noharm.csv; 1 if a run
+    failed, a read did not verify or a final file differs from stock's"""
+    rows = xtbench.read_csv(csv_path)
+    summary = summarize(rows)
+    configs = [k for k in ORDER[1:] if any(r["config"] == k for r in rows)]
+    rat = ratios(summary, configs)
+    bad = problems(rows)
+    table = []
+    for c in sorted(summary):
+        for k, m in summary[c].items():
+            r = rat.get((c, k))
+            table.append(dict(zip(("wl", "ranks", "nodes", "op", "cond"), c), config=k,
+                              median_s=f"{m[0]:.6f}", min_s=f"{m[1]:.6f}", max_s=f"{m[2]:.6f}",
+                              n=m[3], ratio=f"{r[0]:.3f}" if r else "",
+                              spread=f"{r[1]:.3f}" if r else ""))
+    xtbench.write_csv(table, os.path.join(out, "noharm-summary.csv"),
+                      ["wl", "ranks", "nodes", "op", "cond", "config", "median_s", "min_s",
+                       "max_s", "n", "ratio", "spread"])
+    md = markdown(summary, rat, configs, bad, len(rows))
+    with open(os.path.join(out, "noharm.md"), "w") as f:
+        f.write(md)
+    plot_heatmap(summary, rat, configs, os.path.join(out, "noharm.png"))
+    print(md.split("## Every cell")[0])
+    for b in bad:
+        print("noharm: " + b, file=sys.stderr)
+    return 1 if bad else 0
+
+
+def per_config(csv_path):
+    """{config: (worst, cells < HARM, clear ones, cells, geometric mean)}"""
+    rows = xtbench.read_csv(csv_path)
+    configs = [k for k in ORDER[1:] if any(r["config"] == k for r in rows)]
+    rat = ratios(summarize(rows), configs)
+    out = {}
+    for k in configs:
+        v = [x for (c, kk), x in rat.items() if kk == k]
+        out[k] = (min(x[0] for x in v), sum(x[0] < HARM for x in v),
+                  sum(x[0] < HARM and x[2] for x in v), len(v), xtbench.geomean(x[0] for x in v))
+    return out
+
+
+def compare(before, after):
+    b, a = per_config(before), per_config(after)
+    fmt = lambda t: f"{t[0]:.2f} / {t[1]} of {t[3]} ({t[2]}) / {t[4]:.2f}" if t else "-"
+    print(xtbench.md_table(
+        ["config", f"before: worst / cells < {HARM} (clear) / geo. mean",
+         f"after: worst / cells < {HARM} (clear) / geo. mean"],
+        [[k, fmt(b.get(k)), fmt(a.get(k))] for k in ORDER[1:] if k in b or k in a]), end="")
+    return 0
+
+
 def main():
     p = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    p.add_argument("--prefix", required=True)
-    p.add_argument("--out", required=True)
-    p.add_argument("--work", required=True, help="scratch directory for the files (removed)")
+    p.add_argument("--prefix")
+    p.add_argument("--out")
+    p.add_argument("--work", help="scratch directory for the files (removed)")
     p.add_argument("--apps", default="", help="_build/apps with coll_perf, flash_io_8")
     p.add_argument("--grid", default=os.environ.get("NOHARM_GRID", "default"), choices=GRIDS)
     p.add_argument("--reps", type=int)
@@ -273,7 +464,16 @@ def main():
                    default=os.environ.get("NOHARM_UNPATCHED_SOCK_PREFIX", ""),
                    help="the same, built with ch3:sock: config 'unpatched' in the 4-rank cells")
     p.add_argument("--report-only", action="store_true", help="re-summarise OUT/noharm.csv")
+    p.add_argument("--compare", nargs=2, metavar=("BEFORE_CSV", "AFTER_CSV"),
+                   help="per-config worst ratio, cells below 0.9 and geometric mean of two "
+                   "grids' noharm.csv side by side (markdown on stdout)")
     args = p.parse_args()
+    if args.compare:
+        sys.exit(compare(*args.compare))
+    need = ["--out"] + ([] if args.report_only else ["--prefix", "--work"])
+    missing = [o for o in need if not getattr(args, o[2:])]
+    if missing:
+        p.error("the following arguments are required: " + ", ".join(missing))
     args.scale = GRIDS[args.grid][3]
     if args.sock_prefix and not os.access(os.path.join(args.sock_prefix, "bin", "mpiexec"), os.X_OK):
         print(f"noharm: --sock-prefix {args.sock_prefix}: no bin/mpiexec there; "
@@ -288,23 +488,16 @@ def main():
     os.makedirs(args.out, exist_ok=True)
     csv_path = os.path.join(args.out, "noharm.csv")
     if not args.report_only:
-        sys.path.insert(0, os.path.dirname(HERE))
-        import xt_vm
         with open(os.path.join(args.out, "page_reporting.txt"), "w") as f:
-            f.write(xt_vm.page_reporting("noharm") + "\n")
+            f.write(xtbench.page_reporting("noharm") + "\n")
         t0 = time.time()
         rows = run_grid(args, build(args.prefix, args.out))
-        with open(csv_path, "w", newline="") as f:
-            keys = ["wl", "ranks", "nodes", "op", "cond", "config", "rep", "seconds", "ok",
-                    "rc", "digest"]
-            w = csv.DictWriter(f, fieldnames=keys, extrasaction="ignore")
-            w.writeheader()
-            w.writerows(rows)
+        xtbench.write_csv(rows, csv_path, ["wl", "ranks", "nodes", "op", "cond", "config", "rep",
+                                           "seconds", "ok", "rc", "digest"])
         print(f"noharm: {len(rows)} measurements in {time.time() - t0:.0f} s", file=sys.stderr)
-    import report
-    sys.exit(report.main(csv_path, args.out))
+    sys.exit(report(csv_path, args.out))
+
 
 
 if __name__ == "__main__":
-    sys.path.insert(0, HERE)
     main()

@@ -12,33 +12,21 @@ the cache), shuffle+other (the rest of the write phase: open, two-phase
 exchange, HDF5), not_hidden_sync (MPI_File_sync after the compute phase)
 and close.
 """
-import csv
-import statistics
+import os
 import sys
 from collections import defaultdict
 
+sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+import xtbench  # noqa: E402
+from xtbench import median as med  # noqa: E402
+
 
 def num(x):
-    try:
-        return float(x)
-    except (TypeError, ValueError):
-        return 0.0
-
-
-def load(paths):
-    rows = []
-    for p in paths:
-        with open(p) as f:
-            rows += list(csv.DictReader(f))
-    return rows
-
-
-def med(vals):
-    return statistics.median(vals) if vals else float("nan")
+    return xtbench.num(x, 0.0)
 
 
 def spread(vals):
-    return f"{med(vals):.0f} [{min(vals):.0f}-{max(vals):.0f}]" if vals else "-"
+    return xtbench.fmt_range(vals, "{:.0f}")
 
 
 def point_key(r):
@@ -49,10 +37,7 @@ def targets(rows):
     by = defaultdict(list)
     for r in rows:
         by[point_key(r) + (r["config"], num(r["compute"]))].append(r)
-    lines = ["| workload | cb_nodes | cb_buffer | compute s | cache-off MB/s | e10 perceived MB/s "
-             "| e10 TBW MB/s | sync s (e10) | target | ratio | met |",
-             "|---|---|---|---|---|---|---|---|---|---|---|"]
-    verdicts = []
+    table, verdicts = [], []
     for key in sorted({point_key(r) for r in rows}):
         for compute in sorted({num(r["compute"]) for r in rows}):
             off = [num(r["MBps"]) for r in by[key + ("cache-off", compute)]]
@@ -69,10 +54,12 @@ def targets(rows):
             ok = ratio >= goal
             verdicts.append(ok)
             cbb = f"{int(num(key[2])) >> 20} MiB" if key[2] else "-"
-            lines.append(f"| {key[0]} | {key[1]} | {cbb} | {compute:g} | {spread(off)} | "
-                         f"{spread(per)} | {spread(tbw)} | {med(sync):.3f} | {name} | "
-                         f"{ratio:.2f} | {'yes' if ok else 'NO'} |")
-    lines.append("")
+            table.append([key[0], key[1], cbb, f"{compute:g}", spread(off), spread(per),
+                          spread(tbw), f"{med(sync):.3f}", name, f"{ratio:.2f}",
+                          "yes" if ok else "NO"])
+    lines = [xtbench.md_table(["workload", "cb_nodes", "cb_buffer", "compute s",
+                               "cache-off MB/s", "e10 perceived MB/s", "e10 TBW MB/s",
+                               "sync s (e10)", "target", "ratio", "met"], table)]
     lines.append(f"targets met: {sum(verdicts)} of {len(verdicts)} points "
                  "(medians over reps x files; [min-max] per file)")
     return "\n".join(lines)
@@ -89,12 +76,8 @@ def parts(r):
 
 
 def plot(rows, path):
-    try:
-        import matplotlib
-        matplotlib.use("Agg")
-        import matplotlib.pyplot as plt
-    except ImportError:
-        print("analyze.py: no matplotlib, no plot", file=sys.stderr)
+    plt = xtbench.pyplot("analyze.py")
+    if plt is None:
         return
     groups = defaultdict(list)
     for r in rows:
@@ -114,13 +97,13 @@ def plot(rows, path):
     ax.set_title("NVM write-behind: time the application spends per file (compute excluded)")
     ax.legend(fontsize=8)
     fig.tight_layout()
-    fig.savefig(path, dpi=110)
+    xtbench.save(fig, path)
 
 
 def main(argv):
     if len(argv) < 4:
         sys.exit(__doc__)
-    rows = load(argv[3:])
+    rows = xtbench.read_csv(*argv[3:])
     text = targets(rows)
     with open(argv[1], "w") as f:
         f.write(text + "\n")

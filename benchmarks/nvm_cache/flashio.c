@@ -1,7 +1,7 @@
-/* Flash-IO-like HDF5 checkpoint (the seed's description, scaled down): each
+/* Flash-IO-like HDF5 checkpoint (the paper's description, scaled down): each
  * rank holds BLOCKS blocks of 8x8x8 zones; each of NVARS variables is one
  * dataset [nprocs*BLOCKS][8][8][8] of doubles, written collectively (one
- * H5Dwrite, i.e. one MPI_File_write_at_all, per variable).  The seed's
+ * H5Dwrite, i.e. one MPI_File_write_at_all, per variable).  The paper's
  * workflow per file (nvc_timing.h): create + write, compute, H5Fflush
  * (MPI_File_sync), H5Fclose.  Object times are not stored, so two runs give
  * byte-identical files.  After each close every rank reads its part back

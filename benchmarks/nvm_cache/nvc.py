@@ -1,4 +1,4 @@
-# NVM write-behind benchmark (issue 5), harness config.  The run script
+# NVM write-behind benchmark, harness config.  The run script
 # (run.sh) sets NVC_BENCH_WORKLOAD (collperf-ior | flashio), NVC_CACHE_DIR,
 # NVC_FLASHIO (the h5pcc-built flashio binary) and NVC_REPS.
 import os

@@ -1,4 +1,4 @@
-/* NVM write-behind benchmark workloads (MPI-IO), the seed's workflow (see
+/* NVM write-behind benchmark workloads (MPI-IO), the paper's workflow (see
  * nvc_timing.h) on k files:
  *   collperf  coll_perf: 3D block-block-block darray of ints, one write_all
  *   ior       IOR: each rank one contiguous block per segment, write_at_all

@@ -1,4 +1,4 @@
-/* The seed's checkpoint workflow, shared by nvc_bench.c and flashio.c: per
+/* The paper's checkpoint workflow, shared by nvc_bench.c and flashio.c: per
  * file open + write, a compute phase (sleep: it leaves the cores to the sync
  * threads, as real compute on other cores would), MPI_File_sync, close.
  * Prints one RESULT line per file (rank 0), times of the rank with the

@@ -1,4 +1,4 @@
-# What e10_cache=strict costs (issue 17), harness config: the checkpoint
+# What e10_cache=strict costs, harness config: the checkpoint
 # workloads of nvc.py (coll_perf-like and IOR-like, 3 files, 2 ranks), cache
 # off vs enable vs strict, all flush_immediate (strict implies it).
 # Run: benchmarks/nvm_cache/run-strict.sh.

@@ -1,9 +1,10 @@
 #!/usr/bin/env python3
-"""Orthrus dynamic run (seed section 3.5, Fig. 6): Matrix collective reads (or writes),
-one interference switched on part-way (interfere.py, started on a marker
-file the workload writes at call MARK), throughput over the calls for each
-candidate forced and for romio_orthrus=enable, and the candidate enable ran
-per call (romio_orthrus_log, when the installed library has it).
+"""Orthrus dynamic run (the paper's section 3.5, Fig. 6): Matrix collective
+writes (or reads), one interference switched on part-way (started on a
+marker file the workload writes at call MARK), throughput over the calls for
+each candidate forced and for romio_orthrus=enable, and the candidate enable
+ran per call (romio_orthrus_log, when the installed library has it).
+Run by `benchmarks/orthrus/run.sh dynamic`.
 
 usage: dynamic.py probe|run|report --prefix P --out DIR [options]
   probe   each candidate forced, each interference from a third of the calls
@@ -12,20 +13,29 @@ usage: dynamic.py probe|run|report --prefix P --out DIR [options]
   run     the dynamic run: every config under the same schedule
           (orthrus-dynamic.csv)
   report  orthrus-dynamic.csv -> orthrus-dynamic.png and .md
+usage: dynamic.py interfere MODE MARKER [--dir DIR] [--stop STOP]
+  waits until MARKER exists, then hogs a resource until SIGTERM (or STOP exists):
+  tcp    two processes streaming 1 MiB buffers through a 127.0.0.1 socket
+         (MPI's traffic between emulated nodes is TCP under ch3:nemesis;
+         core_first's exchange stays inside a node)
+  spawn  a shell starting /bin/true in a loop (process creation, like a
+         build running next to the job)
+  disk   1 MiB writes + fdatasync in a loop (a 256 MiB file in DIR)
+  cpu    one busy-looping process; cpu2: two (one per core here)
+  none   nothing (waits for the marker, then idles)
 """
 import argparse
-import csv
 import os
 import shutil
 import signal
-import statistics
+import socket
 import subprocess
 import sys
 import time
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, os.path.dirname(HERE))
-from harness import execute  # noqa: E402  (runs in its own process group, killed on timeout)
+import xtbench  # noqa: E402
 
 CANDS = ["two_phase", "core_first", "disk_first"]
 CONFIGS = {c: {"romio_orthrus_force": c} for c in CANDS}
@@ -35,11 +45,8 @@ COLORS = {"two_phase": "tab:blue", "core_first": "tab:orange", "disk_first": "ta
 
 
 def build(prefix, out):
-    exe = os.path.join(out, "bin", "matrix")
-    os.makedirs(os.path.dirname(exe), exist_ok=True)
-    subprocess.run([os.path.join(prefix, "bin", "mpicc"), "-O2", "-o", exe,
-                    os.path.join(HERE, "matrix.c")], check=True)
-    return exe
+    return xtbench.mpicc(prefix, os.path.join(HERE, "matrix.c"),
+                         os.path.join(out, "bin", "matrix"))
 
 
 def has_log(prefix):
@@ -62,35 +69,31 @@ def run_one(a, exe, config, mode, mark, tag):
     hints = dict(CONFIGS[config])
     if a.log:
         hints["romio_orthrus_log"] = trace
-    hfile = os.path.join(logs, tag + ".hints")
-    with open(hfile, "w") as f:
-        f.writelines(f"{k} {v}\n" for k, v in hints.items())
-    env = {k: v for k, v in os.environ.items() if not k.startswith("ROMIO_")}
-    env.update(ROMIO_HINTS=hfile, MPIR_CVAR_NUM_CLIQUES="2", ORTH_BENCH_CALLS="1",
-               ORTH_BENCH_MARK=marker, ORTH_BENCH_MARK_CALL=str(mark),
-               ORTH_BENCH_MARK_PHASE=a.op, LD_LIBRARY_PATH=os.path.join(a.prefix, "lib"))
-    hog = subprocess.Popen([sys.executable, os.path.join(HERE, "interfere.py"), mode, marker,
+    env = xtbench.clean_env(drop=(), drop_prefixes=("ROMIO_",), extra=dict(
+        MPIR_CVAR_NUM_CLIQUES="2", ORTH_BENCH_CALLS="1", ORTH_BENCH_MARK=marker,
+        ORTH_BENCH_MARK_CALL=str(mark), ORTH_BENCH_MARK_PHASE=a.op,
+        LD_LIBRARY_PATH=os.path.join(a.prefix, "lib")))
+    hog = subprocess.Popen([sys.executable, os.path.abspath(__file__), "interfere", mode, marker,
                             "--dir", work], stdout=subprocess.PIPE, text=True)
     cmd = [os.path.join(a.prefix, "bin", "mpiexec"), "-n", "2", exe, work, str(a.block),
            str(a.depth), str(a.calls), str(mark)]
     try:
-        out, err, problem = execute(cmd, env, a.timeout)
+        out, err, problem = xtbench.run_hinted(cmd, hints, env, logs, tag, a.timeout)
     finally:
         hog.send_signal(signal.SIGTERM)
         hog_out = hog.communicate(timeout=60)[0]
         shutil.rmtree(work, ignore_errors=True)
-    with open(os.path.join(logs, tag + ".out"), "w") as f:
-        f.write(f"$ {' '.join(cmd)}\n{out}{err}{hog_out}")
+    with open(os.path.join(logs, tag + ".out"), "a") as f:
+        f.write(hog_out)
     if problem:
         raise SystemExit(f"dynamic: {tag} failed ({problem}):\n{err[-2000:]}")
     calls = {}
-    for line in out.splitlines():
-        if line.startswith(f"CALL phase={a.op} "):
-            kv = dict(item.split("=", 1) for item in line.split()[1:])
+    for kv in xtbench.parse_results(out, "CALL"):
+        if kv.get("phase") == a.op:
             calls[int(kv["call"])] = [float(kv["seconds"]), config if config in CANDS else "",
                                       "", ""]
     if os.path.exists(trace):
-        for r in csv.DictReader(open(trace)):
+        for r in xtbench.read_csv(trace):
             k = int(r["call"]) - 1          # the trace counts calls from 1
             if r["op"] == a.op and k in calls:
                 calls[k][1:] = [r["candidate"], r["phase"], r["event"]]
@@ -98,10 +101,7 @@ def run_one(a, exe, config, mode, mark, tag):
 
 
 def write_rows(path, rows, header):
-    with open(path, "w", newline="") as f:
-        w = csv.writer(f)
-        w.writerow(header)
-        w.writerows(rows)
+    xtbench.write_csv([dict(zip(header, r)) for r in rows], path, header)
 
 
 def mbps(a, seconds):
@@ -128,20 +128,20 @@ def probe(a, exe):
     med = {}
     for mode, cand, _, b, f in rows:
         med.setdefault((mode, cand), []).append((float(b), float(f)))
-    lines = [f"Matrix {a.op}s, block {a.block} B, depth {a.depth}, {a.calls} calls; interference "
-             f"from call {mark}; before = calls 3-{mark - 1}, after = calls {mark + 3}-"
-             f"{a.calls - 1} of the same run; medians of {a.reps} reps (after: min-max).", "",
-             "| interference | " + " | ".join(f"{c} before / after MB/s" for c in CANDS) +
-             " | ranking before | ranking after |", "|---|" + "---|" * (len(CANDS) + 2)]
+    table = []
     for mode in a.modes.split(","):
-        b = {c: statistics.median(x for x, _ in med[(mode, c)]) for c in CANDS}
-        f = {c: statistics.median(y for _, y in med[(mode, c)]) for c in CANDS}
-        cells = [f"{b[c]:.0f} / {f[c]:.0f} ({min(y for _, y in med[(mode, c)]):.0f}-"
-                 f"{max(y for _, y in med[(mode, c)]):.0f})" for c in CANDS]
+        b = {c: xtbench.median(x for x, _ in med[(mode, c)]) for c in CANDS}
+        f = {c: xtbench.median(y for _, y in med[(mode, c)]) for c in CANDS}
+        cells = ["{:.0f} / {:.0f} ({:.0f}-{:.0f})".format(
+            b[c], f[c], *xtbench.spread(y for _, y in med[(mode, c)])) for c in CANDS]
         rb = " > ".join(sorted(CANDS, key=lambda c: -b[c]))
         rf = " > ".join(sorted(CANDS, key=lambda c: -f[c]))
-        lines.append(f"| {mode} | " + " | ".join(cells) + f" | {rb} | {rf} |")
-    text = "\n".join(lines) + "\n"
+        table.append([mode] + cells + [rb, rf])
+    text = (f"Matrix {a.op}s, block {a.block} B, depth {a.depth}, {a.calls} calls; interference "
+            f"from call {mark}; before = calls 3-{mark - 1}, after = calls {mark + 3}-"
+            f"{a.calls - 1} of the same run; medians of {a.reps} reps (after: min-max).\n\n" +
+            xtbench.md_table(["interference"] + [f"{c} before / after MB/s" for c in CANDS] +
+                             ["ranking before", "ranking after"], table))
     with open(os.path.join(a.out, "probe.md"), "w") as f:
         f.write(text)
     print(text, end="")
@@ -188,7 +188,7 @@ def switch_calls(run_rows, mark):
 
 
 def report(a):
-    rows = list(csv.DictReader(open(os.path.join(a.out, "orthrus-dynamic.csv"))))
+    rows = xtbench.read_csv(os.path.join(a.out, "orthrus-dynamic.csv"))
     for r in rows:
         r["call"], r["rep"], r["seconds"] = int(r["call"]), int(r["rep"]), float(r["seconds"])
     nbytes = 2 * a.block * a.depth
@@ -203,18 +203,20 @@ def report(a):
         sel = [r["seconds"] for r in rs if first <= r["call"] < last]
         return nbytes * len(sel) / sum(sel) / 1e6 if sel else float("nan")
 
-    md = [f"Interference `{mode}` from {a.op} call {a.mark} (of {a.calls}); Matrix {a.op}s, "
-          f"block {a.block} B, depth {a.depth} ({nbytes >> 10} KiB per call), 2 ranks on 2 "
-          f"emulated nodes, {max(r['rep'] for r in rows)} reps (medians, min-max).", "",
-          f"| config | before (calls {lo}-{a.mark - 1}) MB/s | after (calls {hi}-{a.calls - 1})"
-          " MB/s | after/before |", "|---|---|---|---|"]
+    table = []
     for c in configs:
         reps = [by[k] for k in by if k[0] == c]
         b = [tput(rs, lo, a.mark) for rs in reps]
         f = [tput(rs, hi, a.calls) for rs in reps]
-        md.append(f"| {c} | {statistics.median(b):.0f} ({min(b):.0f}-{max(b):.0f}) | "
-                  f"{statistics.median(f):.0f} ({min(f):.0f}-{max(f):.0f}) | "
-                  f"{statistics.median(f) / statistics.median(b):.2f} |")
+        table.append([c, "{:.0f} ({:.0f}-{:.0f})".format(xtbench.median(b), *xtbench.spread(b)),
+                      "{:.0f} ({:.0f}-{:.0f})".format(xtbench.median(f), *xtbench.spread(f)),
+                      f"{xtbench.median(f) / xtbench.median(b):.2f}"])
+    md = [f"Interference `{mode}` from {a.op} call {a.mark} (of {a.calls}); Matrix {a.op}s, "
+          f"block {a.block} B, depth {a.depth} ({nbytes >> 10} KiB per call), 2 ranks on 2 "
+          f"emulated nodes, {max(r['rep'] for r in rows)} reps (medians, min-max).", "",
+          xtbench.md_table(["config", f"before (calls {lo}-{a.mark - 1}) MB/s",
+                            f"after (calls {hi}-{a.calls - 1}) MB/s", "after/before"],
+                           table).rstrip()]
     md += ["", "| enable rep | candidate before | re-examination at call (after start) | "
            "switched to | first call of it (after start) | examinations after start |",
            "|---|---|---|---|---|---|"]
@@ -235,9 +237,9 @@ def report(a):
 
 
 def plot(a, by, configs, mode, nbytes):
-    import matplotlib
-    matplotlib.use("Agg")
-    import matplotlib.pyplot as plt
+    plt = xtbench.pyplot("dynamic")
+    if plt is None:
+        return
     reps = sorted({k[1] for k in by})
     fig, axes = plt.subplots(len(reps), 1, figsize=(10, 3.2 * len(reps)), sharex=True,
                              squeeze=False)
@@ -269,11 +271,122 @@ def plot(a, by, configs, mode, nbytes):
     fig.suptitle(f"Orthrus dynamic run: Matrix {a.op}s ({nbytes >> 10} KiB/call), {mode} "
                  f"interference from call {a.mark}")
     fig.tight_layout(rect=(0, 0.04, 1, 1))
-    fig.savefig(os.path.join(a.out, "orthrus-dynamic.png"), dpi=110)
-    plt.close(fig)
+    xtbench.save(fig, os.path.join(a.out, "orthrus-dynamic.png"))
+
+
+# ---- interference --------------------------------------------------------------
+
+CHUNK = 1 << 20
+running = True
+
+
+def stop(*_):
+    global running
+    running = False
+
+
+def should_run(args):
+    return running and not (args.stop and os.path.exists(args.stop))
+
+
+def hog_tcp(args):
+    srv = socket.socket()
+    srv.bind(("127.0.0.1", 0))
+    srv.listen(1)
+    port = srv.getsockname()[1]
+    pid = os.fork()
+    if pid == 0:                        # the sink
+        signal.signal(signal.SIGTERM, signal.SIG_DFL)
+        conn, _ = srv.accept()
+        while conn.recv(CHUNK):
+            pass
+        os._exit(0)
+    srv.close()
+    cli = socket.create_connection(("127.0.0.1", port))
+    buf, sent = b"x" * CHUNK, 0
+    while should_run(args):
+        cli.sendall(buf)
+        sent += CHUNK
+    cli.close()
+    os.waitpid(pid, 0)
+    return f"{sent >> 20} MiB sent"
+
+
+def hog_disk(args):
+    path = os.path.join(args.dir, "interfere.dat")
+    fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
+    buf, n = os.urandom(CHUNK), 0
+    try:
+        while should_run(args):
+            os.pwrite(fd, buf, (n % 256) * CHUNK)
+            os.fdatasync(fd)
+            n += 1
+    finally:
+        os.close(fd)
+        os.unlink(path)
+    return f"{n} MiB written"
+
+
+def hog_cpu(args):
+    pid = os.fork() if args.mode == "cpu2" else -1
+    if pid == 0:                        # the second spinner stops with its parent
+        signal.signal(signal.SIGTERM, signal.SIG_DFL)
+        while os.getppid() != 1:
+            for _ in range(100000):
+                pass
+        os._exit(0)
+    n = 0
+    while should_run(args):
+        for _ in range(100000):
+            n += 1
+    if pid > 0:
+        os.kill(pid, signal.SIGTERM)
+        os.waitpid(pid, 0)
+    return f"{n} loops"
+
+
+def hog_spawn(args):
+    sh = subprocess.Popen(["/bin/sh", "-c", "while :; do /bin/true; done"],
+                          start_new_session=True)
+    while should_run(args):
+        time.sleep(0.05)
+    os.killpg(sh.pid, signal.SIGKILL)
+    sh.wait()
+    return "spawned"
+
+
+def hog_none(args):
+    while should_run(args):
+        time.sleep(0.05)
+    return "idle"
+
+
+HOGS = {"tcp": hog_tcp, "disk": hog_disk, "cpu": hog_cpu, "cpu2": hog_cpu, "spawn": hog_spawn,
+        "none": hog_none}
+
+
+def interfere(argv):
+    """Prints 'interfere: MODE started' / 'stopped' with a count of bytes or loops."""
+    p = argparse.ArgumentParser(prog="dynamic.py interfere")
+    p.add_argument("mode", choices=sorted(HOGS))
+    p.add_argument("marker")
+    p.add_argument("--dir", default="/tmp")
+    p.add_argument("--stop")
+    args = p.parse_args(argv)
+    signal.signal(signal.SIGTERM, stop)
+    while should_run(args) and not os.path.exists(args.marker):
+        time.sleep(0.01)
+    if not should_run(args):
+        return 0
+    print(f"interfere: {args.mode} started", flush=True)
+    what = HOGS[args.mode](args)
+    print(f"interfere: {args.mode} stopped ({what})", flush=True)
+    return 0
 
 
 def main():
+    if sys.argv[1:2] == ["interfere"]:
+        return interfere(sys.argv[2:])
     p = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     p.add_argument("what", choices=["probe", "run", "report"])
     p.add_argument("--prefix", default=os.environ.get("XT_PREFIX", "/tmp/xtb/install"))

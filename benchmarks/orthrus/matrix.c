@@ -1,4 +1,4 @@
-/* Orthrus benchmark: the seed's Matrix pattern.  A row-major matrix whose
+/* Orthrus benchmark: the paper's Matrix pattern.  A row-major matrix whose
  * columns are split over the processes; in each collective call a process
  * accesses `depth` consecutive rows of its columns (one block of `block`
  * bytes per row), with MPI_File_write_at_all / read_at_all.  Writes `calls`

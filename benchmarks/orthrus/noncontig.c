@@ -1,4 +1,4 @@
-/* Orthrus benchmark: Noncontig (seed section 3.3, after ANL's noncontig
+/* Orthrus benchmark: Noncontig (the paper's section 3.3, after ANL's noncontig
  * test).  Each process's file view is a vector of `veclen` chunks of
  * `elmtcount` MPI_INTs, chunks of the processes interleaved
  * (MPI_Type_vector(veclen, elmtcount, nprocs * elmtcount, MPI_INT), view

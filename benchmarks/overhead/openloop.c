@@ -2,7 +2,7 @@
  * MPI_File_write_at_all, close) on DIR/open.dat.  Prints the median, mean
  * and 10th percentile per cycle, and the medians of open, write and close
  * alone (each the slowest rank's).  The per-open cost of hints and of the
- * collectives at open (docs/results/s15.md, s16.md, s17.md). */
+ * collectives at open (docs/noharm.md). */
 #include <mpi.h>
 #include <stdio.h>
 #include <stdlib.h>

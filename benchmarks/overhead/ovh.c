@@ -1,4 +1,4 @@
-/* romio-xt: per-call cost of the library with no hint (issue 15 item 7).
+/* romio-xt: per-call cost of the library with no hint (overhead/run.py).
  *   ovh MODE FILE N   -> prints "MODE seconds_per_op" (slowest rank)
  * open:  N x (MPI_File_open, 4 KiB write_at by each rank, close)
  * small: N x 64 B MPI_File_write_at, then N x 64 B MPI_File_read_at (contiguous
@@ -71,7 +71,7 @@ int main(int argc, char **argv)
         MPI_Abort(MPI_COMM_WORLD, 2);
     }
     int n = atoi(argv[3]);
-    long bad = 0, allbad;
+    long bad = 0, allbad = 0;  /* only rank 0 receives the sum */
     double t = 0, tmax;
     if (!rank)
         MPI_File_delete(argv[2], MPI_INFO_NULL);

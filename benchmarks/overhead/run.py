@@ -1,19 +1,21 @@
 #!/usr/bin/env python3
-"""romio-xt with no hint against unpatched MPICH 4.0.2 (issue 15 item 7):
-the same ovh binary runs on both libraries (LD_LIBRARY_PATH), the two runs of
-a rep back to back in alternating order; overhead = romio-xt's time per call
-/ unpatched's - 1, per rep (paired), median and range over the reps.
+"""romio-xt with no hint against unpatched MPICH 4.0.2: the per-call cost of
+the layer stack when nothing is enabled.  The same ovh binary runs on both
+libraries (LD_LIBRARY_PATH), the two runs of a rep back to back in
+alternating order; overhead = romio-xt's time per call / unpatched's - 1,
+per rep (paired), median and range over the reps.
     run.py --prefix INSTALL --unpatched STOCK_INSTALL --out DIR [--reps 7]
+    run.py --out DIR --report-only        (re-summarise DIR/overhead.csv)
 Writes DIR/overhead.csv (every run), overhead.md, overhead.png (needs
 matplotlib: Debian's python3-matplotlib, /usr/bin/python3)."""
 import argparse
-import csv
 import os
-import statistics
-import subprocess
 import sys
 
 HERE = os.path.dirname(os.path.abspath(__file__))
+sys.path.insert(0, os.path.dirname(HERE))
+import xtbench  # noqa: E402
+
 # mode, calls, ranks, directory
 CASES = [("open", 300, 1, "/dev/shm"), ("open", 300, 2, "/dev/shm"),
          ("small", 20000, 1, "/dev/shm"), ("small", 20000, 2, "/dev/shm"),
@@ -21,33 +23,33 @@ CASES = [("open", 300, 1, "/dev/shm"), ("open", 300, 2, "/dev/shm"),
 
 
 def run(prefix, exe, mode, n, np_, path):
-    env = {k: v for k, v in os.environ.items() if not k.startswith(("ROMIO_HINTS", "ROMIO_XT_"))}
-    env["LD_LIBRARY_PATH"] = os.path.join(prefix, "lib")
-    r = subprocess.run([os.path.join(prefix, "bin", "mpiexec"), "-n", str(np_), exe, mode, path,
-                        str(n)], env=env, capture_output=True, text=True, timeout=600)
-    f = r.stdout.split()
-    if r.returncode != 0 or len(f) != 3 or f[2] != "0":
-        sys.exit(f"overhead: {mode} np{np_} on {prefix} failed rc={r.returncode}: "
-                 f"{r.stdout}{r.stderr[-300:]}")
+    env = xtbench.clean_env(drop=(), drop_prefixes=("ROMIO_HINTS", "ROMIO_XT_"),
+                            extra={"LD_LIBRARY_PATH": os.path.join(prefix, "lib")})
+    out, err, problem = xtbench.execute([os.path.join(prefix, "bin", "mpiexec"), "-n", str(np_),
+                                         exe, mode, path, str(n)], env, timeout=600)
+    f = out.split()
+    if problem or len(f) != 3 or f[2] != "0":
+        sys.exit(f"overhead: {mode} np{np_} on {prefix} failed ({problem}): {out}{err[-300:]}")
     return float(f[1])
 
 
 def main():
-    p = argparse.ArgumentParser()
-    p.add_argument("--prefix", required=True)
-    p.add_argument("--unpatched", required=True)
+    p = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    p.add_argument("--prefix")
+    p.add_argument("--unpatched")
     p.add_argument("--out", required=True)
     p.add_argument("--reps", type=int, default=7)
     p.add_argument("--report-only", action="store_true", help="re-summarise OUT/overhead.csv")
     a = p.parse_args()
     os.makedirs(a.out, exist_ok=True)
     if a.report_only:
-        with open(os.path.join(a.out, "overhead.csv")) as f:
-            rows = [dict(r, ranks=int(r["ranks"]), rep=int(r["rep"])) for r in csv.DictReader(f)]
+        rows = [dict(r, ranks=int(r["ranks"]), rep=int(r["rep"]))
+                for r in xtbench.read_csv(os.path.join(a.out, "overhead.csv"))]
         return report(rows, a.out)
-    exe = os.path.join(a.out, "ovh")
-    subprocess.run([os.path.join(a.unpatched, "bin", "mpicc"), "-O2", "-Wall", "-o", exe,
-                    os.path.join(HERE, "ovh.c")], check=True)
+    if not (a.prefix and a.unpatched):
+        p.error("--prefix and --unpatched are required (unless --report-only)")
+    exe = xtbench.mpicc(a.unpatched, os.path.join(HERE, "ovh.c"), os.path.join(a.out, "ovh"),
+                        ["-O2", "-Wall"])
     disk = os.path.join(a.out, "work")
     os.makedirs(disk, exist_ok=True)
     libs = [("romio-xt", a.prefix), ("unpatched", a.unpatched)]
@@ -55,54 +57,49 @@ def main():
     for rep in range(a.reps):
         for mode, n, np_, d in CASES:
             path = os.path.join(disk if d == "disk" else d, "romio-xt-ovh.dat")
-            for name, prefix in (libs if rep % 2 == 0 else libs[::-1]):
+            for name, prefix in xtbench.config_order(libs, rep, 0, "rotate"):
                 t = run(prefix, exe, mode, n, np_, path)
                 rows.append(dict(mode=mode, calls=n, ranks=np_, dir=d, lib=name, rep=rep,
                                  sec_per_call=f"{t:.9f}"))
             os.unlink(path)
         print(f"overhead: rep {rep + 1}/{a.reps}", file=sys.stderr)
-    with open(os.path.join(a.out, "overhead.csv"), "w", newline="") as f:
-        w = csv.DictWriter(f, fieldnames=list(rows[0]))
-        w.writeheader()
-        w.writerows(rows)
+    xtbench.write_csv(rows, os.path.join(a.out, "overhead.csv"))
     report(rows, a.out)
 
 
 def report(rows, out):
-    L = ["| case | romio-xt µs/call (median) | unpatched µs/call | overhead, median of "
-         "paired reps | range |", "|---|---|---|---|---|"]
-    labels, meds, lo, hi = [], [], [], []
+    table, labels, pairs = [], [], []
     for mode, n, np_, d in CASES:
-        sel = lambda lib: {r["rep"]: float(r["sec_per_call"]) for r in rows if r["mode"] == mode
-                           and r["ranks"] == np_ and r["dir"] == d and r["lib"] == lib}
+        def sel(lib):
+            return {r["rep"]: float(r["sec_per_call"]) for r in rows if r["mode"] == mode
+                    and r["ranks"] == np_ and r["dir"] == d and r["lib"] == lib}
         x, u = sel("romio-xt"), sel("unpatched")
-        pair = [x[k] / u[k] - 1 for k in x if k in u]
-        m = statistics.median(pair)
+        pair = [(x[k] / u[k] - 1) * 100 for k in x if k in u]
         lab = f"{mode} {np_}r {d}"
-        L.append(f"| {lab} | {statistics.median(x.values()) * 1e6:.2f} | "
-                 f"{statistics.median(u.values()) * 1e6:.2f} | {m * 100:+.1f}% | "
-                 f"{min(pair) * 100:+.1f}% .. {max(pair) * 100:+.1f}% |")
-        labels.append(lab), meds.append(m * 100), lo.append(min(pair) * 100), hi.append(max(pair) * 100)
-    md = "\n".join(L) + "\n"
+        table.append([lab, f"{xtbench.median(x.values()) * 1e6:.2f}",
+                      f"{xtbench.median(u.values()) * 1e6:.2f}",
+                      f"{xtbench.median(pair):+.1f}%", f"{min(pair):+.1f}% .. {max(pair):+.1f}%"])
+        labels.append(lab)
+        pairs.append(pair)
+    md = xtbench.md_table(["case", "romio-xt µs/call (median)", "unpatched µs/call",
+                           "overhead, median of paired reps", "range"], table)
     with open(os.path.join(out, "overhead.md"), "w") as f:
         f.write(md)
     print(md)
-    try:
-        import matplotlib
-        matplotlib.use("Agg")
-        import matplotlib.pyplot as plt
-    except ImportError:
+    plt = xtbench.pyplot("overhead")
+    if plt is None:
         return
     fig, ax = plt.subplots(figsize=(7, 3.2))
-    ax.bar(labels, meds, yerr=[[m - l for m, l in zip(meds, lo)], [h - m for m, h in zip(meds, hi)]],
-           capsize=4, color="#4a7")
+    xtbench.bars(ax, labels, {"overhead": pairs},
+                 "romio-xt (no hint) vs unpatched, %\n(median, min-max of paired reps)",
+                 colors={"overhead": "#4a7"})
     ax.axhline(0, color="k", lw=0.8)
     ax.axhline(1, color="r", lw=0.8, ls="--")
     ax.set_yscale("symlog", linthresh=10)
-    ax.set_ylabel("romio-xt (no hint) vs unpatched, %\n(median, min-max of paired reps)")
+    ax.grid(False)
     ax.tick_params(axis="x", labelrotation=20, labelsize=8)
     fig.tight_layout()
-    fig.savefig(os.path.join(out, "overhead.png"), dpi=110)
+    xtbench.save(fig, os.path.join(out, "overhead.png"))
 
 
 if __name__ == "__main__":

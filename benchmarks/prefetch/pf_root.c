@@ -1,4 +1,4 @@
-/* ROOT-like reader for the prefetch benchmark (the seed's "I/O Prefetching in
+/* ROOT-like reader for the prefetch benchmark (the paper's "I/O Prefetching in
  * ROOT": mostly increasing offsets with gaps, occasional backward seeks
  * inside a range, ~250 KiB per read, compute after each read).
  *
@@ -10,7 +10,7 @@
  * Each rank is an independent reader of its own file DIR/root.<rank>
  * (MPI_COMM_SELF; hints come from ROMIO_HINTS).  Before the run the file is
  * dropped from the page cache (POSIX_FADV_DONTNEED).  MODE "willneed" issues
- * one POSIX_FADV_WILLNEED over the whole file at open (the seed's straw man);
+ * one POSIX_FADV_WILLNEED over the whole file at open (the paper's straw man);
  * other modes only name the run.  Compute is a busy loop of C microseconds
  * after each read (--idle 1: a sleep instead, i.e. time the CPU is free, as
  * when the application waits on the network or on another process).  Three words of each read are checked.  Prints, on rank 0
@@ -31,6 +31,8 @@
 #include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
+
+#include "../xt_cold.h"
 
 #define KB 1024LL
 #define MB (1024LL * 1024)
@@ -265,7 +267,7 @@ int main(int argc, char **argv)
         fprintf(stderr, "pf_root: %s missing or shorter than %lld (run --create)\n", path, bytes);
         MPI_Abort(MPI_COMM_WORLD, 2);
     }
-    posix_fadvise(pfd, 0, 0, POSIX_FADV_DONTNEED);
+    xt_cold_drop_fd(pfd);
     quiet_barrier();
     struct run r = { 0 };
     rng = (uint64_t) seed * 7919 + (uint64_t) rank;

@@ -1,31 +1,21 @@
 #!/usr/bin/env python3
 """Prefetch benchmark summary: runtime vs compute per read (PNG) and a
 markdown table with medians, spread, change vs off, file-system requests and
-the cache's peak memory, plus the issue's targets.
+the cache's peak memory, plus the targets.
 
 usage: plot_prefetch.py OUT NAME...   (reads OUT/NAME.csv, writes
 OUT/prefetch.png and OUT/prefetch-summary.md)
 """
-import csv
 import os
-import statistics
 import sys
+
+sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+import xtbench  # noqa: E402
+from xtbench import num  # noqa: E402
 
 ORDER = ["off", "willneed", "fadvise", "buffer", "announce"]
 PEAK = "stats.features.prefetch.buffer_peak_bytes"
 REQS = "stats.fs_requests.read.count"
-
-
-def num(v):
-    try:
-        return float(v)
-    except (TypeError, ValueError):
-        return None
-
-
-def load(path):
-    with open(path) as f:
-        return list(csv.DictReader(f))
 
 
 def table(rows):
@@ -39,12 +29,11 @@ def table(rows):
 
 def med(rows, col):
     vals = [num(r.get(col)) for r in rows if num(r.get(col)) is not None]
-    return statistics.median(vals) if vals else None
+    return xtbench.median(vals) if vals else None
 
 
 def spread(rows, col="seconds"):
-    vals = sorted(num(r[col]) for r in rows)
-    return vals[0], vals[-1]
+    return xtbench.spread(num(r[col]) for r in rows)
 
 
 def paired(by, c):
@@ -69,7 +58,7 @@ def summary(name, rows):
             lo, hi = spread(by[c])
             vs = f"{100 * (m / off - 1):+.1f}%" if off else "-"
             pr = paired(by, c)
-            pv = (f"{100 * (statistics.median(pr) - 1):+.1f}% ({100 * (pr[0] - 1):+.0f}.."
+            pv = (f"{100 * (xtbench.median(pr) - 1):+.1f}% ({100 * (pr[0] - 1):+.0f}.."
                   f"{100 * (pr[-1] - 1):+.0f}%)") if pr else "-"
             reqs = med(by[c], REQS)
             peak = max((num(r.get(PEAK)) or 0) for r in by[c])
@@ -80,7 +69,7 @@ def summary(name, rows):
 
 
 def targets(t):
-    """the issue's targets, for the single reader"""
+    """the targets, for the single reader"""
     one = {k: v for k, v in t.items() if k[0] == 1}
     if not one:
         return []
@@ -100,7 +89,7 @@ def targets(t):
                 pr = paired(by, c)
                 out.append(f"- compute ~ read time (cold off reads take {1000 * read_ms:.0f} us "
                            f"each at zero compute; compute {comp[1]} us): {c} runtime {red:.1f}% "
-                           f"lower than off (paired per rep: {100 * (1 - statistics.median(pr)):.1f}%)"
+                           f"lower than off (paired per rep: {100 * (1 - xtbench.median(pr)):.1f}%)"
                            f" (target >= 40%): {'met' if red >= 40 else 'missed'}")
     if "off" in zero:
         off = med(zero["off"], "seconds")
@@ -110,7 +99,7 @@ def targets(t):
                 slow = 100 * (med(zero[c], "seconds") / off - 1)
                 pr = paired(zero, c)
                 out.append(f"- zero compute: {c} {slow:+.1f}% vs off (paired per rep: "
-                           f"{100 * (statistics.median(pr) - 1):+.1f}%) (target <= +5%; off's "
+                           f"{100 * (xtbench.median(pr) - 1):+.1f}%) (target <= +5%; off's "
                            f"own spread {lo:.3f}-{hi:.3f} s): {'met' if slow <= 5 else 'missed'}")
     peaks = [num(r.get(PEAK)) or 0 for by in t.values() for r in by.get("buffer", [])]
     if peaks:
@@ -120,33 +109,22 @@ def targets(t):
 
 
 def plot(tables, path):
-    try:
-        import matplotlib
-        matplotlib.use("Agg")
-        import matplotlib.pyplot as plt
-    except ImportError:
-        print("plot_prefetch: matplotlib missing, no plot", file=sys.stderr)
+    plt = xtbench.pyplot("plot_prefetch")
+    if plt is None:
         return
     fig, axes = plt.subplots(1, len(tables), figsize=(6 * len(tables), 4.5), squeeze=False)
     for ax, (name, t) in zip(axes[0], tables):
-        for c in ORDER:
-            pts = sorted((k[1], by[c]) for k, by in t.items() if c in by)
-            if not pts:
-                continue
-            xs = [p[0] for p in pts]
-            ms = [med(p[1], "seconds") for p in pts]
-            lo = [m - spread(p[1])[0] for m, p in zip(ms, pts)]
-            hi = [spread(p[1])[1] - m for m, p in zip(ms, pts)]
-            ax.errorbar(xs, ms, yerr=[lo, hi], marker="o", capsize=3, label=c)
+        xs = sorted({k[1] for k in t})
+        xtbench.lines(ax, xs, {c: [[num(r["seconds"]) for k, by in t.items()
+                                    if k[1] == x for r in by.get(c, [])] for x in xs]
+                               for c in ORDER},
+                      "runtime, slowest reader (s; median, bars min-max)")
         readers = sorted({k[0] for k in t})
         ax.set_title(f"{name}: {', '.join(map(str, readers))} reader(s), cold file")
         ax.set_xlabel("compute per read (us)")
-        ax.set_ylabel("runtime, slowest reader (s; median, bars min-max)")
-        ax.grid(alpha=0.3)
         ax.legend()
     fig.tight_layout()
-    fig.savefig(path, dpi=110)
-    plt.close(fig)
+    xtbench.save(fig, path)
 
 
 def main(out, names):
@@ -155,7 +133,7 @@ def main(out, names):
         path = os.path.join(out, name + ".csv")
         if not os.path.exists(path):
             continue
-        t, l = summary(name, load(path))
+        t, l = summary(name, xtbench.read_csv(path))
         tables.append((name, t))
         lines += l + [""]
         lines += targets(t)

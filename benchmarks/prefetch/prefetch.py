@@ -22,7 +22,7 @@ CONFIG = {
     "timeout": 300,
     "configs": [
         {"name": "off", "hints": STATS},
-        # the seed's straw man: one POSIX_FADV_WILLNEED over the whole file at open
+        # the paper's straw man: one POSIX_FADV_WILLNEED over the whole file at open
         {"name": "willneed", "hints": STATS},
         {"name": "fadvise", "hints": dict(STATS, romio_prefetch="enable",
                                           romio_prefetch_method="fadvise")},

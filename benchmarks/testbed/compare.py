@@ -9,15 +9,14 @@ as BENCH_OUT/<bench>/<name>.csv (local disk) and BENCH_OUT/testbed/<bench>/
 group and config on each file system and its ratio to the first config,
 normally stock) and <name>.png (two panels, same groups and configs).  The
 limits (limits.py) get limits.md/.png.  Prints every table."""
-import csv, os, statistics, sys
+import os
+import sys
+
+sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+import xtbench  # noqa: E402
 
 SKIP = {"config", "rep", "iter", "bytes", "seconds", "file", "run", "rc"}
 METRICS = ("MBps", "runtime_s", "seconds")
-
-
-def load(path):
-    with open(path, newline="") as f:
-        return list(csv.DictReader(f))
 
 
 def metric_of(rows):
@@ -42,21 +41,17 @@ def group_keys(rows, metric):
 
 def medians(rows, metric, keys):
     out = {}
-    for r in rows:
-        try:
-            v = float(r[metric])
-        except (KeyError, ValueError):
-            continue
-        g = tuple(r.get(k, "") for k in keys)
-        out.setdefault(g, {}).setdefault(r["config"], []).append(v)
-    return {g: {c: statistics.median(v) for c, v in by.items()} for g, by in out.items()}
+    for (*g, c), v in xtbench.group([r for r in rows if xtbench.num(r.get(metric)) is not None],
+                                    keys + ["config"], metric).items():
+        out.setdefault(tuple(g), {})[c] = xtbench.median(v)
+    return out
 
 
 def table(name, metric, loc, tb, configs):
     base = configs[0]
     head = ["group", "config", f"local {metric}", f"local /{base}", f"testbed {metric}",
             f"testbed /{base}", "testbed/local"]
-    lines = [f"### {name}", "", "| " + " | ".join(head) + " |", "|" + "---|" * len(head)]
+    rows = []
     for g in tb:
         for c in configs:
             if c not in tb[g]:
@@ -66,34 +61,25 @@ def table(name, metric, loc, tb, configs):
             cells = [" ".join(g), c, f"{lv:.1f}" if lv else "-",
                      f"{lv / lb:.2f}" if lv and lb else "-", f"{tv:.1f}",
                      f"{tv / tbb:.2f}" if tbb else "-", f"{tv / lv:.2f}" if lv else "-"]
-            lines.append("| " + " | ".join(cells) + " |")
-    return "\n".join(lines) + "\n"
+            rows.append(cells)
+    return f"### {name}\n\n" + xtbench.md_table(head, rows)
 
 
 def plot(name, metric, loc, tb, configs, path):
-    try:
-        import matplotlib
-        matplotlib.use("Agg")
-        import matplotlib.pyplot as plt
-    except ImportError:
+    plt = xtbench.pyplot("compare")
+    if plt is None:
         return
     groups = list(tb)
     fig, axes = plt.subplots(1, 2, figsize=(max(8, 2.2 * len(groups) + 4), 4.5), sharey=False)
-    width = 0.8 / max(1, len(configs))
     for ax, (title, data) in zip(axes, (("local disk", loc), ("MooseFS testbed", tb))):
-        for i, c in enumerate(configs):
-            xs = [x + (i - (len(configs) - 1) / 2) * width for x in range(len(groups))]
-            ys = [data.get(g, {}).get(c, 0) for g in groups]
-            ax.bar(xs, ys, width, label=c)
-        ax.set_xticks(range(len(groups)))
-        ax.set_xticklabels(["\n".join(g) for g in groups], fontsize=7)
+        xtbench.bars(ax, ["\n".join(g) for g in groups],
+                     {c: [[data[g][c]] if c in data.get(g, {}) else None for g in groups]
+                      for c in configs}, f"{metric} (median)", errors=False)
+        ax.tick_params(axis="x", labelsize=7)
         ax.set_title(f"{name}: {title}")
-        ax.set_ylabel(f"{metric} (median)")
-        ax.grid(axis="y", alpha=0.3)
     axes[1].legend(fontsize=7)
     fig.tight_layout()
-    fig.savefig(path, dpi=100)
-    plt.close(fig)
+    xtbench.save(fig, path, dpi=100)
 
 
 def limits(bench_out, dst):
@@ -101,24 +87,22 @@ def limits(bench_out, dst):
              os.path.join(bench_out, "testbed", "limits", "limits.csv")]
     if not all(os.path.exists(p) for p in paths):
         return ""
-    rows = load(paths[0]) + load(paths[1])
-    med = {}
-    for r in rows:
-        med.setdefault((r["metric"], r["clients"], r["fs"]), []).append(float(r["value"]))
-    lines = ["### file system limits (limits.py: 256 MiB per client, 1 MiB requests; "
-             "4 KiB latency in us)", "",
-             "| metric | clients | local median (min-max) | testbed median (min-max) | testbed/local |",
-             "|---|---|---|---|---|"]
+    rows = xtbench.read_csv(paths[0]) + xtbench.read_csv(paths[1])
+    med = xtbench.group(rows, ("metric", "clients", "fs"), "value")
+    table = []
     for (m, n, fs) in sorted(med):
         if fs != "local":
             continue
         lv, tv = med[(m, n, "local")], med.get((m, n, "testbed"), [])
         if not tv:
             continue
-        lines.append(f"| {m} | {n} | {statistics.median(lv):.1f} ({min(lv):.1f}-{max(lv):.1f}) | "
-                     f"{statistics.median(tv):.1f} ({min(tv):.1f}-{max(tv):.1f}) | "
-                     f"{statistics.median(tv) / statistics.median(lv):.2f} |")
-    return "\n".join(lines) + "\n"
+        table.append([m, n, "{:.1f} ({:.1f}-{:.1f})".format(xtbench.median(lv), *xtbench.spread(lv)),
+                      "{:.1f} ({:.1f}-{:.1f})".format(xtbench.median(tv), *xtbench.spread(tv)),
+                      f"{xtbench.median(tv) / xtbench.median(lv):.2f}"])
+    return ("### file system limits (limits.py: 256 MiB per client, 1 MiB requests; "
+            "4 KiB latency in us)\n\n" + xtbench.md_table(
+                ["metric", "clients", "local median (min-max)", "testbed median (min-max)",
+                 "testbed/local"], table))
 
 
 def main():
@@ -135,7 +119,7 @@ def main():
             lp = os.path.join(bench_out, bench, fn)
             if not fn.endswith(".csv") or not os.path.exists(lp):
                 continue
-            trows, lrows = load(os.path.join(d, fn)), load(lp)
+            trows, lrows = xtbench.read_csv(os.path.join(d, fn)), xtbench.read_csv(lp)
             if not trows or "config" not in trows[0]:
                 continue
             metric = metric_of(trows)

@@ -10,15 +10,18 @@ fdatasync), for 1 and 2 concurrent clients (processes).
 Appends rows label,clients,metric,rep,value to the CSV (MB/s for bandwidth,
 microseconds per request for latency; a 2-client latency is the median over
 both clients' requests)."""
-import argparse, csv, multiprocessing as mp, os, random, statistics, time
+import argparse
+import multiprocessing as mp
+import os
+import random
+import sys
+import time
+
+sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+import xtbench  # noqa: E402
+from xtbench import evict, median  # noqa: E402
 
 MIB = 1 << 20
-
-
-def evict(path):
-    fd = os.open(path, os.O_RDONLY)
-    os.posix_fadvise(fd, 0, 0, os.POSIX_FADV_DONTNEED)
-    os.close(fd)
 
 
 def seg_write(path, idx, mib, bar, q):
@@ -106,22 +109,18 @@ def main():
             rows.append((a.label, n, "read_MBps", rep, n * a.mib * MIB / t / 1e6))
             evict(path)
             ts = sum(run(lat_read, path, n, a.mib), [])
-            rows.append((a.label, n, "read4k_us", rep, statistics.median(ts) * 1e6))
+            rows.append((a.label, n, "read4k_us", rep, median(ts) * 1e6))
             ts = sum(run(lat_write, path, n, a.mib), [])
-            rows.append((a.label, n, "write4k_fsync_us", rep, statistics.median(ts) * 1e6))
+            rows.append((a.label, n, "write4k_fsync_us", rep, median(ts) * 1e6))
             os.unlink(path)
     if a.csv:
-        new = not os.path.exists(a.csv)
-        with open(a.csv, "a", newline="") as f:
-            w = csv.writer(f)
-            if new:
-                w.writerow(["fs", "clients", "metric", "rep", "value"])
-            w.writerows(rows)
+        cols = ["fs", "clients", "metric", "rep", "value"]
+        xtbench.write_csv([dict(zip(cols, r)) for r in rows], a.csv, cols, append=True)
     for metric in ("write_MBps", "read_MBps", "read4k_us", "write4k_fsync_us"):
         for n in (1, 2):
             v = [r[4] for r in rows if r[1] == n and r[2] == metric]
             print("%s %-17s clients=%d median %.1f (min %.1f max %.1f)"
-                  % (a.label, metric, n, statistics.median(v), min(v), max(v)))
+                  % (a.label, metric, n, median(v), *xtbench.spread(v)))
 
 
 if __name__ == "__main__":

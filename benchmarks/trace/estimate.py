@@ -8,7 +8,7 @@
 2. A database is calibrated with --like on the default traces (the phase
    kinds, ranks and request sizes found there, all settings).
 3. From each default trace, every phase's time under the two other settings
-   is estimated (absolute: the seed's benchmark bandwidth; relative: the
+   is estimated (absolute: the paper's benchmark bandwidth; relative: the
    measured phase scaled by the benchmark's bandwidth ratio) and compared to
    the phase as measured under that setting (medians over reps):
    relative error |estimated - measured| / measured, per phase and per run
@@ -20,7 +20,6 @@ Writes trace-estimation.csv, trace-estimation.md, trace-advice.csv into --out.
 import argparse
 import importlib.machinery
 import importlib.util
-import json
 import os
 import shutil
 import statistics as st
@@ -30,6 +29,8 @@ import time
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 BENCH = os.path.dirname(HERE)
+sys.path.insert(0, BENCH)
+import xtbench  # noqa: E402
 
 SETTINGS = {
     "default": {},
@@ -83,14 +84,14 @@ def run_one(a, exe, wl, setting, tdir, hints=None):
             f.write(hints)
         for k, v in SETTINGS[setting].items():
             f.write(f"{k} {v.format(work=work)}\n")
-    env = dict(os.environ, ROMIO_XT_TRACE=tdir, ROMIO_HINTS=hfile, MPIR_CVAR_NUM_CLIQUES="2")
-    env.pop("ROMIO_XT_STATS", None)
+    env = xtbench.clean_env(drop=("ROMIO_XT_STATS",), extra=dict(
+        ROMIO_XT_TRACE=tdir, ROMIO_HINTS=hfile, MPIR_CVAR_NUM_CLIQUES="2"))
     args = [x.format(work=work) for x in wl[2]]
     t0 = time.time()
-    r = subprocess.run([os.path.join(a.prefix, "bin", "mpiexec"), "-n", "2", exe] + args,
-                       env=env, capture_output=True, text=True, timeout=600)
-    if r.returncode != 0:
-        sys.exit(f"{wl[0]} {setting}: exit {r.returncode}: {r.stderr[-500:]}")
+    _, err, problem = xtbench.execute(
+        [os.path.join(a.prefix, "bin", "mpiexec"), "-n", "2", exe] + args, env, 600)
+    if problem:
+        sys.exit(f"{wl[0]} {setting}: {problem}: {err[-500:]}")
     return time.time() - t0
 
 
@@ -115,12 +116,8 @@ def main():
     tool = load_tool(a.prefix)
     os.makedirs(a.out, exist_ok=True)
     os.makedirs(a.work, exist_ok=True)
-    mpicc = os.path.join(a.prefix, "bin", "mpicc")
-    exes = {}
-    for wl in WORKLOADS:
-        exe = os.path.join(a.work, wl[0])
-        subprocess.run([mpicc, "-O2", "-o", exe, os.path.join(BENCH, wl[1])], check=True)
-        exes[wl[0]] = exe
+    exes = {wl[0]: xtbench.mpicc(a.prefix, os.path.join(BENCH, wl[1]), os.path.join(a.work, wl[0]))
+            for wl in WORKLOADS}
     # 1. measured runs, interleaved
     meas = {}           # (workload, setting) -> list of phase lists
     for rep in range(a.reps):
@@ -158,10 +155,10 @@ def main():
                     # median over reps of the default trace's estimate
                     ests = [tool.estimate([r[i]], ents)[0][mode].get(s) for r in runs]
                     ests = [e for e in ests if e is not None]
-                    m = st.median(r[i]["duration"] for r in other)
+                    m = xtbench.median(r[i]["duration"] for r in other)
                     if not ests:
                         continue
-                    e = st.median(ests)
+                    e = xtbench.median(ests)
                     tot_est += e
                     tot_meas += m
                     rows.append((wl[0], s, mode, f"phase{i + 1}", runs[0][i]["op"],
@@ -169,11 +166,11 @@ def main():
                 if tot_meas:
                     rows.append((wl[0], s, mode, "run", "all", "", tot_est, tot_meas,
                                  abs(tot_est - tot_meas) / tot_meas))
-    with open(os.path.join(a.out, "trace-estimation.csv"), "w") as f:
-        f.write("workload,setting,mode,scope,op,kind,estimated_s,measured_s,rel_error\n")
-        for r in rows:
-            f.write(",".join([r[0], r[1], r[2], r[3], r[4], "/".join(map(str, r[5])),
-                              f"{r[6]:.4f}", f"{r[7]:.4f}", f"{r[8]:.3f}"]) + "\n")
+    cols = ["workload", "setting", "mode", "scope", "op", "kind", "estimated_s", "measured_s",
+            "rel_error"]
+    xtbench.write_csv([dict(zip(cols, [*r[:5], "/".join(map(str, r[5])), f"{r[6]:.4f}",
+                                       f"{r[7]:.4f}", f"{r[8]:.3f}"])) for r in rows],
+                      os.path.join(a.out, "trace-estimation.csv"), cols)
     # 4. advice
     adv = []
     for wl in [w for w in WORKLOADS if w[0] in a.advice.split(",")]:
@@ -193,11 +190,9 @@ def main():
                 h = hints.replace("{work}", work) if which == "advice" else ""
                 t[which].append(run_one(a, exes[wl[0]], wl, "default", tdir2, hints=h))
         adv.append((wl[0], chosen[0][13:] if chosen else "?", t["default"], t["advice"]))
-    with open(os.path.join(a.out, "trace-advice.csv"), "w") as f:
-        f.write("workload,advice,default_s,advice_s\n")
-        for w, c, d, v in adv:
-            for x, y in zip(d, v):
-                f.write(f"{w},\"{c}\",{x:.4f},{y:.4f}\n")
+    xtbench.write_csv([{"workload": w, "advice": c, "default_s": f"{x:.4f}",
+                        "advice_s": f"{y:.4f}"} for w, c, d, v in adv for x, y in zip(d, v)],
+                      os.path.join(a.out, "trace-advice.csv"))
     write_md(a, rows, adv)
 
 
@@ -205,13 +200,13 @@ def write_md(a, rows, adv):
     out = [
         "# Estimation error of romio-xt-phases",
         "",
-        f"2 ranks, {a.reps} interleaved repetitions per workload and setting; the machine "
-        "(2 cores, gVisor) was shared with other builds, identical runs differ by up to ~30%.",
+        f"2 ranks, {a.reps} interleaved repetitions per workload and setting; on a shared "
+        "machine identical runs differ by up to ~30%.",
         "Each workload was traced under its default setting; `romio-xt-phases --estimate` "
         "estimated every phase under two other settings from a database calibrated with "
         "`--calibrate --like` on the default traces; the workload was then run under those "
         "settings. Error = |estimated - measured| / measured (medians over repetitions).",
-        "*absolute* is the seed's method (phase bytes / benchmark bandwidth); *relative* scales "
+        "*absolute* is the paper's method (phase bytes / benchmark bandwidth); *relative* scales "
         "the measured phase by the benchmark's bandwidth ratio between the settings.",
         "",
         "| mode | scope | n | mean error | median | max |",
@@ -222,22 +217,21 @@ def write_md(a, rows, adv):
             e = [r[8] for r in rows if r[2] == mode and (r[3] == "run") == (scope == "run")]
             if e:
                 out.append(f"| {mode} | {scope} | {len(e)} | {100 * st.mean(e):.0f}% | "
-                           f"{100 * st.median(e):.0f}% | {100 * max(e):.0f}% |")
+                           f"{100 * xtbench.median(e):.0f}% | {100 * max(e):.0f}% |")
     out += ["", "Per workload and setting (whole run = sum of its phases):", "",
-            "| workload | setting | mode | estimated s | measured s | error |",
-            "|---|---|---|---:|---:|---:|"]
-    for r in rows:
-        if r[3] == "run":
-            out.append(f"| {r[0]} | {r[1]} | {r[2]} | {r[6]:.3f} | {r[7]:.3f} | "
-                       f"{100 * r[8]:.0f}% |")
+            xtbench.md_table(["workload", "setting", "mode", "estimated s", "measured s",
+                              "error"],
+                             [[r[0], r[1], r[2], f"{r[6]:.3f}", f"{r[7]:.3f}",
+                               f"{100 * r[8]:.0f}%"] for r in rows if r[3] == "run"],
+                             "lllrrr").rstrip()]
+    rng = lambda v: "{:.3f} ({:.3f}-{:.3f})".format(xtbench.median(v), *xtbench.spread(v))
     out += ["", "## Advice measured against the default", "",
             "Job wall time (mpiexec to exit, includes the startup both pay alike):", "",
-            "| workload | advice | default s (median, min-max) | advice s (median, min-max) | won |",
-            "|---|---|---:|---:|---|"]
-    for w, c, d, v in adv:
-        won = "yes" if st.median(v) < st.median(d) else "no"
-        out.append(f"| {w} | {c} | {st.median(d):.3f} ({min(d):.3f}-{max(d):.3f}) | "
-                   f"{st.median(v):.3f} ({min(v):.3f}-{max(v):.3f}) | {won} |")
+            xtbench.md_table(["workload", "advice", "default s (median, min-max)",
+                              "advice s (median, min-max)", "won"],
+                             [[w, c, rng(d), rng(v),
+                               "yes" if xtbench.median(v) < xtbench.median(d) else "no"]
+                              for w, c, d, v in adv], "llrrl").rstrip()]
     out += ["", "Raw data: trace-estimation.csv, trace-advice.csv, trace-calibration.json."]
     with open(os.path.join(a.out, "trace-estimation.md"), "w") as f:
         f.write("\n".join(out) + "\n")

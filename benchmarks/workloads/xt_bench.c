@@ -24,6 +24,8 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "../xt_cold.h"
+
 #define MIB (1024 * 1024)
 
 struct opts {
@@ -173,11 +175,8 @@ static struct phase contig_phase(const struct opts *o)
 
 static void evict(const char *path)
 {
-    int fd = open(path, O_RDONLY);
-    if (fd < 0 || posix_fadvise(fd, 0, 0, POSIX_FADV_DONTNEED) != 0)
+    if (xt_cold_drop(path) != 0)
         fprintf(stderr, "xt_bench: rank %d: cannot evict %s from the page cache\n", rank, path);
-    if (fd >= 0)
-        close(fd);
 }
 
 /* open, write or read, close; returns this rank's elapsed seconds */
