@@ -11,7 +11,7 @@
 #                 enable vs stock; XT_BENCH_WORK picks the storage, e.g. /dev/shm/x)
 #                 -> orthrus-rounds.{md,csv,png}
 #   vb            view_based against the other candidates (btio.json,
-#                 vb-matrix.json, vb-noncontig.json) -> orthrus-view-based.{md,png}
+#                 btio-np4.json, vb-matrix.json, vb-noncontig.json) -> orthrus-view-based.{md,png}
 #   dynamic       the dynamic run (the paper's section 3.5, Fig. 6; dynamic.py):
 #                 a probe of which interference changes the candidates' ranking,
 #                 then each candidate forced and enable with interference from
@@ -57,10 +57,11 @@ case $which in
             tee "$out/orthrus-rounds.md"
         exit 0 ;;
     vb)
-        for b in btio vb-matrix vb-noncontig; do
+        for b in btio btio-np4 vb-matrix vb-noncontig; do
             harness "$b" "$@"
         done
-        "$py" "$here/report.py" vb "$out/orthrus-btio.csv" "$out/orthrus-vb-matrix.csv" \
+        "$py" "$here/report.py" vb "$out/orthrus-btio.csv" "$out/orthrus-btio-np4.csv" \
+            "$out/orthrus-vb-matrix.csv" \
             "$out/orthrus-vb-noncontig.csv" --plot "$out/orthrus-view-based.png" |
             tee "$out/orthrus-view-based.md"
         exit 0 ;;
