@@ -79,7 +79,7 @@ class Order(unittest.TestCase):
         a = xtbench.config_order(self.CONFIGS, 2, {"block": 4096})
         self.assertEqual(sorted(a), self.CONFIGS)
         self.assertEqual(a, xtbench.config_order(self.CONFIGS, 2, {"block": 4096}))
-        # the seed is "REP:k=v,...", so reruns of older CSVs keep their order
+        # the random seed is "REP:k=v,...", so reruns of older CSVs keep their order
         want = list(self.CONFIGS)
         random.Random("2:block=4096").shuffle(want)
         self.assertEqual(a, want)
