@@ -71,6 +71,14 @@ docs() {  # links resolve, every result is cited, docs/results < 3 MB (tools/che
     fi
 }
 
+benchlib() {  # the benchmark library's unit tests (benchmarks/test_*.py), one line per test
+    python3 -m unittest discover -v -s "$XT_SRCDIR/benchmarks" -p 'test_*.py' 2>&1 |
+        sed -n -e 's/^\(test[a-z_0-9]*\) (\(.*\)) \.\.\. ok$/PASS benchmarks\/\1/p' \
+            -e 's/^\(test[a-z_0-9]*\) (\(.*\)) \.\.\. \(FAIL\|ERROR\)$/FAIL benchmarks\/\1 (\2)/p' \
+            -e '/^\(FAIL\|ERROR\):/,/^---/p'
+    return "${PIPESTATUS[0]}"
+}
+
 history() {  # no development-history markers in the tracked files (tools/check-history)
     if python3 "$XT_SRCDIR/tools/check-history" --self-test &&
         python3 "$XT_SRCDIR/tools/check-history" "$XT_SRCDIR"; then
@@ -93,6 +101,7 @@ part readme readme
 part imports imports
 part history history
 part docs docs
+part benchmarks benchlib
 part mpi bash "$XT_SRCDIR/test/mpi/run.sh"
 # every module's own tests: test/<module>/run.sh for each folder src/<module>/
 for m in "$XT_SRCDIR"/src/*/; do
