@@ -302,7 +302,7 @@ static void settle_hints(ADIO_File fd, struct xt_file *xf, struct pf_range *rang
  * stock ROMIO gets it right and HDF5 relies on it).  So the buffer method
  * serves read-only files only; a file open for writing runs without prefetch
  * (fadvise would be coherent, but it is slower than no prefetch where the
- * kernel's read-ahead works: README, Prefetch).  Rank 0 says so once per job.
+ * kernel's read-ahead works: docs/prefetch.md).  Rank 0 says so once per job.
  * Returns 1 when the layer must not be installed. */
 static int writable_buffer(ADIO_File fd, struct xt_file *xf)
 {
