@@ -221,7 +221,9 @@ for key, winner in saved.items():
         # stray: run by the previous pattern's riding winner)
         assert ran.count("two_phase") >= 3 and ran[-2:] == [winner] * 2, (key, winner, ran)
     else:
-        assert ran[:3] == [winner] * 3, (key, winner, ran)
+        # the winner from the first call of the pattern on (the first may be
+        # a stray: the previous pattern's riding winner)
+        assert ran[1:4] == [winner] * 3, (key, winner, ran)
 print(saved)
 PY
 }
