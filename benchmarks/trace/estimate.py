@@ -113,7 +113,10 @@ def main():
                     help="use the traces of an earlier run in --work (recalibrate only)")
     ap.add_argument("--advice", default="matrix,xt_bench-vec",
                     help="workloads whose advice is measured against the default")
+    ap.add_argument("--only", default="", help="comma list of workload names")
     a = ap.parse_args()
+    if a.only:
+        WORKLOADS[:] = [w for w in WORKLOADS if w[0] in a.only.split(",")]
     tool = load_tool(a.prefix)
     os.makedirs(a.out, exist_ok=True)
     os.makedirs(a.work, exist_ok=True)
