@@ -55,7 +55,9 @@ WORKLOADS = [
     ("xt_bench-contig", "workloads/xt_bench.c",
      ["--dir", "{work}", "--phases", "contig", "--contig-mib", "16", "--chunk-kib", "64"],
      ["e10_cache=enable", "cb_nodes=1"]),
+    ("btio", "orthrus/btio.c", ["{work}", "32", "8"], ["cb_nodes=1", "orthrus=disk_first"]),
 ]
+MODES = ("absolute", "gaps", "relative")
 
 
 def load_tool(prefix):
@@ -105,14 +107,17 @@ def main():
     ap.add_argument("--prefix", required=True)
     ap.add_argument("--out", required=True)
     ap.add_argument("--work", default="/tmp/xt-estimate")
-    ap.add_argument("--reps", type=int, default=3)
+    ap.add_argument("--reps", type=int, default=5)
     ap.add_argument("--budget", type=float, default=300)
-    ap.add_argument("--calib-repeat", type=int, default=1)
+    ap.add_argument("--calib-repeat", type=int, default=3)
     ap.add_argument("--reuse", action="store_true",
                     help="use the traces of an earlier run in --work (recalibrate only)")
     ap.add_argument("--advice", default="matrix,xt_bench-vec",
                     help="workloads whose advice is measured against the default")
+    ap.add_argument("--only", default="", help="comma list of workload names")
     a = ap.parse_args()
+    if a.only:
+        WORKLOADS[:] = [w for w in WORKLOADS if w[0] in a.only.split(",")]
     tool = load_tool(a.prefix)
     os.makedirs(a.out, exist_ok=True)
     os.makedirs(a.work, exist_ok=True)
@@ -149,27 +154,32 @@ def main():
             if any(len(r) != nph for r in runs + other):
                 print(f"{wl[0]} {s}: phase counts differ, skipped", file=sys.stderr)
                 continue
-            for mode in ("absolute", "relative"):
-                tot_est = tot_meas = 0
+            for mode in MODES:
+                ivk = {"absolute": "interval", "gaps": "gaps_interval"}.get(mode)
+                tot = [0.0, 0.0, 0.0, 0.0]
                 for i in range(nph):
-                    # median over reps of the default trace's estimate
-                    ests = [tool.estimate([r[i]], ents)[0][mode].get(s) for r in runs]
-                    ests = [e for e in ests if e is not None]
+                    # median over reps of the default trace's estimate (and bounds)
+                    ests = [tool.estimate([r[i]], ents)[0] for r in runs]
+                    pts = [e[mode][s] for e in ests if s in e[mode]]
                     m = xtbench.median(r[i]["duration"] for r in other)
-                    if not ests:
+                    if not pts:
                         continue
-                    e = xtbench.median(ests)
-                    tot_est += e
-                    tot_meas += m
+                    e = xtbench.median(pts)
+                    ivs = [x[ivk][s] for x in ests if ivk and x[ivk].get(s)] or [[e, e]]
+                    lo, hi = xtbench.median(v[0] for v in ivs), xtbench.median(v[1] for v in ivs)
+                    for k, v in enumerate((e, m, lo, hi)):
+                        tot[k] += v
                     rows.append((wl[0], s, mode, f"phase{i + 1}", runs[0][i]["op"],
-                                 tool.phase_kind(runs[0][i]), e, m, abs(e - m) / m))
-                if tot_meas:
-                    rows.append((wl[0], s, mode, "run", "all", "", tot_est, tot_meas,
-                                 abs(tot_est - tot_meas) / tot_meas))
+                                 tool.phase_kind(runs[0][i]), e, m, abs(e - m) / m, lo, hi,
+                                 xtbench.median(r[i]["outside_calls"] for r in other)))
+                if tot[1]:
+                    rows.append((wl[0], s, mode, "run", "all", "", tot[0], tot[1],
+                                 abs(tot[0] - tot[1]) / tot[1], tot[2], tot[3], 0.0))
     cols = ["workload", "setting", "mode", "scope", "op", "kind", "estimated_s", "measured_s",
-            "rel_error"]
+            "rel_error", "estimate_low_s", "estimate_high_s", "measured_outside_calls_s"]
     xtbench.write_csv([dict(zip(cols, [*r[:5], "/".join(map(str, r[5])), f"{r[6]:.4f}",
-                                       f"{r[7]:.4f}", f"{r[8]:.3f}"])) for r in rows],
+                                       f"{r[7]:.4f}", f"{r[8]:.3f}", f"{r[9]:.4f}",
+                                       f"{r[10]:.4f}", f"{r[11]:.4f}"])) for r in rows],
                       os.path.join(a.out, "trace-estimation.csv"), cols)
     # 4. advice
     adv = []
@@ -206,25 +216,27 @@ def write_md(a, rows, adv):
         "estimated every phase under two other settings from a database calibrated with "
         "`--calibrate --like` on the default traces; the workload was then run under those "
         "settings. Error = |estimated - measured| / measured (medians over repetitions).",
-        "*absolute* is the paper's method (phase bytes / benchmark bandwidth); *relative* scales "
+        "*absolute* is the paper's method (phase bytes / benchmark bandwidth); *gaps* adds the "
+        "phase's time outside its calls in the default trace (compute between calls, waiting "
+        "for the last rank of a collective call); *relative* scales "
         "the measured phase by the benchmark's bandwidth ratio between the settings.",
         "",
         "| mode | scope | n | mean error | median | max |",
         "|---|---|---:|---:|---:|---:|",
     ]
-    for mode in ("absolute", "relative"):
+    for mode in MODES:
         for scope in ("phase", "run"):
             e = [r[8] for r in rows if r[2] == mode and (r[3] == "run") == (scope == "run")]
             if e:
                 out.append(f"| {mode} | {scope} | {len(e)} | {100 * st.mean(e):.0f}% | "
                            f"{100 * xtbench.median(e):.0f}% | {100 * max(e):.0f}% |")
     out += ["", "Per workload and setting (whole run = sum of its phases):", "",
-            xtbench.md_table(["workload", "setting", "mode", "estimated s", "measured s",
-                              "error"],
-                             [[r[0], r[1], r[2], f"{r[6]:.3f}", f"{r[7]:.3f}",
-                               f"{100 * r[8]:.0f}%"] for r in rows if r[3] == "run"],
-                             "lllrrr").rstrip()]
-    rng = lambda v: "{:.3f} ({:.3f}-{:.3f})".format(xtbench.median(v), *xtbench.spread(v))
+            "| workload | setting | mode | estimated s (interval) | measured s | error |",
+            "|---|---|---|---:|---:|---:|"]
+    for r in rows:
+        if r[3] == "run":
+            out.append(f"| {r[0]} | {r[1]} | {r[2]} | {r[6]:.3f} ({r[9]:.3f}-{r[10]:.3f}) | "
+                       f"{r[7]:.3f} | {100 * r[8]:.0f}% |")
     out += ["", "## Advice measured against the default", "",
             "Job wall time (mpiexec to exit, includes the startup both pay alike):", "",
             xtbench.md_table(["workload", "advice", "default s (median, min-max)",

@@ -110,13 +110,21 @@ int ADIOI_Xt_open_agree(ADIO_File fd, MPI_Info info, MPI_Info syshints, int sysh
         MPI_Allreduce(&syshints_processed, &romio, 1, MPI_INT, MPI_MIN, fd->comm);
         return romio;
     }
-    const struct xt_hint_src src = {.info = info,.sys = syshints,
+    const struct xt_hint_src src = {.info = info,
+        .sys = syshints == MPI_INFO_NULL ? syshints : xt_file_hints(fd, syshints),
         .unknown = syshints == MPI_INFO_NULL,.romio = &romio
     };
     struct xt_file *xf = NULL;
     const enum xt_pass_end end = xt_info_apply(fd, &xf, &src, 1);
     xt_open_done = xt_open_end(fd, xf, end);
     return romio;
+}
+
+/* ROMIO: in ADIO_Open, the system hints that apply to this file: the
+ * ROMIO_HINTS file's per-file lines over its global ones (xt_filehints.c) */
+MPI_Info ADIOI_Xt_file_hints(ADIO_File fd, MPI_Info syshints)
+{
+    return xt_opening_internal ? syshints : xt_file_hints(fd, syshints);
 }
 
 /* ROMIO: after every ADIO_SetInfo (open, MPI_File_set_info, set_view).  At
@@ -158,6 +166,7 @@ void ADIOI_Xt_open(ADIO_File fd)
 {
     struct xt_file *xf = xt_file(fd);
     xt_opening_internal = 0;
+    xt_file_hints_release(fd);
     if (!xf)
         return;
     const ADIOI_Fns *below = fd->fns;
@@ -204,6 +213,7 @@ void ADIOI_Xt_close(ADIO_File fd, int *error_code)
     struct xt_file *xf = xt_file(fd);
     *error_code = MPI_SUCCESS;
     xt_opening_internal = 0;
+    xt_file_hints_release(fd);
     if (!xf)
         return;
     for (int s = xf->nslots - 1; s >= 0; s--) {

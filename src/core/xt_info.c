@@ -509,4 +509,5 @@ void xt_info_publish(ADIO_File fd, const struct xt_file *xf)
         snprintf(layers + strlen(layers), sizeof(layers) - strlen(layers), "%s%s",
                  s ? "," : "", xf->slots[s].layer->name);
     ADIOI_Info_set(fd->info, "romio_xt_layers", layers[0] ? layers : "none");
+    xt_file_hints_publish(fd);
 }

@@ -200,6 +200,14 @@ static inline int xt_coll_taken(ADIO_File fd)
  * caller's question.) */
 int xt_direct_io_ok(ADIO_File fd, enum xt_layer_id id);
 
+/* per-file hints (xt_filehints.c): sys with the ROMIO_HINTS file's lines
+ * "PATTERN KEY VALUE" that match fd's name set over it (an info kept until
+ * xt_file_hints_release(fd)), or sys itself when none match; publish: the
+ * lines that applied, as romio_xt_file_hints in fd->info */
+MPI_Info xt_file_hints(ADIO_File fd, MPI_Info sys);
+void xt_file_hints_release(ADIO_File fd);
+void xt_file_hints_publish(ADIO_File fd);
+
 /* hint h's parsed value on fd (the default for ROMIO's internal files) */
 const struct xt_hint_value *xt_hint(ADIO_File fd, enum xt_hint_id h);
 

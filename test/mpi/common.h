@@ -70,6 +70,21 @@ static inline int t_same_file(const char *a, const char *b)
     return same;
 }
 
+/* every rank writes 4 KiB at rank * 4 KiB (collective), syncs and reads it
+ * back: the bytes must be the ones written */
+static inline void t_write_read_check(MPI_File fh, int rank, int seed)
+{
+    enum { N = 4096 };
+    unsigned char out[N], in[N];
+    for (int k = 0; k < N; k++)
+        out[k] = t_pattern((long long) rank * N + k, seed);
+    T_MPI(MPI_File_write_at_all(fh, (MPI_Offset) rank * N, out, N, MPI_BYTE, MPI_STATUS_IGNORE));
+    T_MPI(MPI_File_sync(fh));
+    MPI_Barrier(MPI_COMM_WORLD);
+    T_MPI(MPI_File_read_at_all(fh, (MPI_Offset) rank * N, in, N, MPI_BYTE, MPI_STATUS_IGNORE));
+    T_CHECK(memcmp(in, out, N) == 0, "data read back differs");
+}
+
 /* all ranks' error counts summed; rank 0 prints the verdict line */
 static inline int t_finish(const char *name)
 {

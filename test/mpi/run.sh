@@ -6,7 +6,7 @@ xt_test_init mpi
 hintdoc=$XT_BUILDDIR/tools/xt_hintdoc
 
 build() {
-    for t in t_stack t_hints t_stats_io t_warn_once t_stats_files; do
+    for t in t_stack t_hints t_stats_io t_warn_once t_stats_files t_filehints; do
         "$mpicc" -O1 -g -Wall -o "$out/$t" "$src/$t.c" || return 1
     done
 }
@@ -26,6 +26,24 @@ for n in $(xt_np 1 2 4); do run "stack-np$n" stack_case $n; done
 
 # --- get_info returns every hint of the table that has a default value --------
 for n in 1 2; do run "getinfo-np$n" mpirun $n ./t_hints "$out/gi.$n" getinfo $("$hintdoc" --valued-names); done
+
+# --- per-file hints: "PATTERN KEY VALUE" lines of the ROMIO_HINTS file --------
+# t_filehints checks what applied per file; each malformed line is warned
+# about once (two opens, any number of ranks), naming the file and the line
+filehints_case() {
+    local d=$out/fh.$1 log=$out/fh.$1.out
+    mkdir -p "$d"
+    printf '%s\n' "romio_xt_stats disable" "cb_buffer_size 4194304" "*.pf1 cb_buffer_size 1048576" \
+        "*.pf1 romio_xt_stats enable" "*.pf2 cb_buffer_size 1048576" "*.pf2 cb_buffer_size 524288" \
+        "$d/b.* romio_xt_null enable" "too many words on this line" "lonely" > "$d/hints"
+    ROMIO_HINTS=$d/hints ROMIO_XT_STATS_FILE=$d/stats.json timeout 300 "$mpiexec" -n "$1" \
+        ./t_filehints "$d" > "$log" 2>&1 || { cat "$log"; return 1; }
+    cat "$log"
+    grep -q '^t_filehints: OK' "$log" && [ "$(grep -c 'romio-xt: warning' "$log")" -eq 2 ] &&
+        grep -q "ROMIO_HINTS file $d/hints line 8 'too many words on this line': more than three" "$log" &&
+        grep -q "line 9 'lonely': a key without a value; line ignored" "$log"
+}
+for n in $(xt_np 1 2); do run "file-hints-np$n" filehints_case $n; done
 
 # --- bad hints: one warning on rank 0 naming hint, bad value, value used ----
 # expect_warning NAME N MODE REGEX: exactly one matching line, file still correct
@@ -171,6 +189,8 @@ version_case() {
     local got
     got=$("$XT_PREFIX/bin/romio-xt-phases" --version) || return 1
     [ "$got" = "romio-xt-phases (romio-xt) $XT_VERSION" ] || { echo "phases: $got"; return 1; }
+    got=$("$XT_PREFIX/bin/romio-xt-tune" --version) || return 1
+    [ "$got" = "romio-xt-tune (romio-xt) $XT_VERSION" ] || { echo "tune: $got"; return 1; }
 }
 run "version" version_case
 

@@ -20,19 +20,6 @@
 
 int romioxt_describe_stack(MPI_File fh, char *buf, int len);
 
-static void write_read_check(MPI_File fh, int rank)
-{
-    enum { N = 4096 };
-    unsigned char out[N], in[N];
-    for (int k = 0; k < N; k++)
-        out[k] = t_pattern((long long) rank * N + k, 3);
-    T_MPI(MPI_File_write_at_all(fh, (MPI_Offset) rank * N, out, N, MPI_BYTE, MPI_STATUS_IGNORE));
-    T_MPI(MPI_File_sync(fh));
-    MPI_Barrier(MPI_COMM_WORLD);
-    T_MPI(MPI_File_read_at_all(fh, (MPI_Offset) rank * N, in, N, MPI_BYTE, MPI_STATUS_IGNORE));
-    T_CHECK(memcmp(in, out, N) == 0, "data read back differs");
-}
-
 static void expect_value(MPI_File fh, const char *key, const char *want)
 {
     char val[256];
@@ -102,7 +89,7 @@ int main(int argc, char **argv)
     expect_value(fh, "romio_xt_layers", "none");
     romioxt_describe_stack(fh, stack, sizeof(stack));
     T_CHECK(strcmp(stack, "ufs") == 0, "stack '%s'", stack);
-    write_read_check(fh, rank);
+    t_write_read_check(fh, rank, 3);
     T_MPI(MPI_File_close(&fh));
     MPI_Info_free(&info);
     return t_finish("t_hints");

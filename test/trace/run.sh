@@ -187,4 +187,36 @@ assert n == 6 * 8000, n    # 3 x 8000 writes, 3 x 8000 reads
 }
 run bounded-buffer bounded
 
+# romio-xt-tune end to end on a small job: traced run, calibration within the
+# budget, a hints file, then 3 runs with it and 3 without, interleaved
+tune() {
+    mkdir -p "$out/job6"
+    "$XT_PREFIX/bin/romio-xt-tune" --budget 20 --reps 3 --hints-out "$out/tune.hints" \
+        --workdir "$out/tune" --csv "$out/tune.csv" -- \
+        "$mpiexec" -n 2 ./t_phases "$out/job6" 32 8192 0 > tune.out 2>&1 || { cat tune.out; return 1; }
+    cat tune.out "$out/tune.hints"
+    ls "$out/tune/trace"/tune-{0,1}.xtt > /dev/null &&
+        grep -q '^# ROMIO_HINTS advice from romio-xt-phases' "$out/tune.hints" &&
+        [ -s "$out/tune/calibration.json" ] &&
+        [ "$(grep -c '^default,' "$out/tune.csv")" -eq 3 ] &&
+        [ "$(grep -c '^advised,' "$out/tune.csv")" -eq 3 ] &&
+        grep -Eq 'speedup [0-9.]+x \(range [0-9.]+-[0-9.]+\)' tune.out &&
+        grep -Eq 'advice( kept| not kept|: the default)' tune.out
+}
+run tune-end-to-end tune
+
+# Darshan logs (the examples that ship with PyDarshan, DXT and counters only):
+# per-file totals equal PyDarshan's, input kind named, one error per bad log
+py=$(sed -n '1s/^#!//p' "$phases")
+darshan_logs() {
+    local mpl=0
+    "$py" -c 'import matplotlib' 2> /dev/null && mpl=1
+    XT_HAVE_MPL=$mpl "$py" "$src/darshan_check.py" "$phases" "$out"
+}
+if "$py" -c 'import darshan' 2> /dev/null; then
+    run darshan-logs darshan_logs
+else
+    echo "SKIP trace/darshan-logs (PyDarshan missing for $py: scripts/install-deps.sh installs it)"
+fi
+
 xt_finish
