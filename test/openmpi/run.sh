@@ -214,8 +214,11 @@ romio321=$XT_BUILDDIR/_upstream/openmpi-4.1.4/ompi/mca/io/romio321/romio
 if [ ! -d "$romio321/test" ]; then
     echo "FAIL openmpi/upstream (no ROMIO 3.2.1 tests in $romio321/test)"; fails=$((fails + 1))
 else
+    # some of them use what MPI-3.0 removed, which Debian's mpi.h rejects
+    printf '#!/bin/sh\nexec %s -include %s "$@"\n' "$ompicc" "$src/mpi1compat.h" > "$out/mpicc-mpi1"
+    chmod +x "$out/mpicc-mpi1"
     XT_UPSTREAM_TESTSRC=$romio321/test XT_UPSTREAM_LIST=$src/upstream-tests.list \
-    XT_UPSTREAM_EXCLUDED=$src/upstream-excluded.md XT_UPSTREAM_MPICC=$ompicc \
+    XT_UPSTREAM_EXCLUDED=$src/upstream-excluded.md XT_UPSTREAM_MPICC=$out/mpicc-mpi1 \
     XT_UPSTREAM_MPIF77=/usr/bin/mpif77.openmpi \
     XT_UPSTREAM_MPIEXEC="$ompirun --mca io romioxt" \
     XT_UPSTREAM_MPI_H=/usr/lib/x86_64-linux-gnu/openmpi/include/mpi.h \

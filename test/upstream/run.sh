@@ -147,7 +147,7 @@ fi
 
 # .f.in templates (Fortran 77, built with mpif77): what ROMIO's configure
 # substitutes for gfortran and MPICH (mpif.h already declares MPI-IO)
-FSUBST='s/@F77MPIOINC@//; s/@FORTRAN_MPI_OFFSET@/integer*8/; s/@F77GETARG@/call getarg(i,str)/; s/@F77IARGC@/iargc()/'
+FSUBST='s/@F77MPIOINC@//; s/@FTESTDEFINE@//; s/@FORTRAN_MPI_OFFSET@/integer*8/; s/@F77GETARG@/call getarg(i,str)/; s/@F77IARGC@/iargc()/'
 
 declare -A BUILD_ERR=()
 build_one() {   # build_one name -> 0/1, log in $OUT/build/<name>.log
