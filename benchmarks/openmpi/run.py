@@ -12,7 +12,8 @@ rep and workload, so drift hits every config alike.  Writes openmpi.csv
 vs romio321, best romioxt config vs OMPIO) and openmpi.png.
 
   run.py --prefix PREFIX --upstream MPICH_TREE --out DIR [--reps 3]
-Needs PREFIX/lib/openmpi/mca_io_romioxt.so (make install with Open MPI).
+  run.py --prefix PREFIX --upstream MPICH_TREE --out DIR --report openmpi.csv
+Use a python3 with matplotlib (/usr/bin/python3 on Debian) for the plot.  Needs PREFIX/lib/openmpi/mca_io_romioxt.so (make install with Open MPI).
 """
 import argparse
 import csv
@@ -163,7 +164,14 @@ def main():
     p.add_argument("--reps", type=int, default=3)
     p.add_argument("--ranks", type=int, default=2)
     p.add_argument("--workloads", default="coll_perf," + ",".join(KERNELS))
+    p.add_argument("--report", metavar="CSV", help="only the table and plot from an earlier run's CSV")
     args = p.parse_args()
+    if args.report:
+        with open(args.report) as f:
+            rows = [dict(r, MBps=float(r["MBps"])) for r in csv.DictReader(f)]
+        os.makedirs(args.out, exist_ok=True)
+        summarize(rows, args.out)
+        return
     if not os.path.exists(os.path.join(args.prefix, "lib/openmpi/mca_io_romioxt.so")):
         sys.exit("openmpi bench: no PREFIX/lib/openmpi/mca_io_romioxt.so")
     os.makedirs(args.out, exist_ok=True)
