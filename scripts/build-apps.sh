@@ -34,24 +34,7 @@ pncsrc=$(dirname "$upstream")/pnetcdf-$pncver
 mkdir -p "$apps/bin"
 
 # --- coll_perf ----------------------------------------------------------------
-n=${COLL_PERF_N:-256}
-cp_src=$upstream/src/mpi/romio/test/coll_perf.c
-cp_copy=$apps/coll_perf.c
-sed -e "s/array_of_gsizes\[\([012]\)\] = 128 \* [0-9]*;/array_of_gsizes[\1] = $n;/" \
-    -e 's/^\( *\)buf = (int \*) malloc(bufcount \* sizeof(int));$/&\
-\1for (MPI_Count k = 0; k < bufcount; k++) buf[k] = mynod * 1000003 + (int) k;/' \
-    "$cp_src" > "$cp_copy.tmp" || exit 1
-if [ "$(grep -c "array_of_gsizes\[[012]\] = $n;" "$cp_copy.tmp")" != 3 ] ||
-   ! grep -q 'buf\[k\] = mynod' "$cp_copy.tmp"; then
-    echo "build-apps: $cp_src is not the coll_perf.c this script knows how to edit" >&2
-    exit 1
-fi
-cmp -s "$cp_copy.tmp" "$cp_copy" && rm -f "$cp_copy.tmp" || mv "$cp_copy.tmp" "$cp_copy"
-if [ ! -x "$apps/bin/coll_perf" ] || [ "$cp_copy" -nt "$apps/bin/coll_perf" ] ||
-   [ "$prefix/bin/mpicc" -nt "$apps/bin/coll_perf" ]; then
-    "$prefix/bin/mpicc" -O2 -o "$apps/bin/coll_perf" "$cp_copy" || exit 1
-    echo "build-apps: built coll_perf (${n}^3 ints)"
-fi
+"$here/coll-perf.sh" "$upstream/src/mpi/romio/test/coll_perf.c" "$apps" "$prefix/bin/mpicc" || exit 1
 
 # --- PnetCDF and FLASH-IO -------------------------------------------------------
 stamp=$apps/pnetcdf.stamp skip=$apps/pnetcdf.skip

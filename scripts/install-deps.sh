@@ -7,6 +7,14 @@ apt-get install -y -q --no-install-recommends \
     build-essential gfortran autoconf automake libtool pkg-config make patch xz-utils \
     dpkg-dev ca-certificates check python3 python3-matplotlib \
     libhdf5-mpich-dev mpich valgrind m4
+# Open MPI 4.1.4 (romio-xt's io component for it, test/openmpi; docs/openmpi.md).
+# Installing it makes Open MPI the default of /usr/bin/mpicc, mpirun and
+# hdf5-mpi.pc (alternatives priority 50 against MPICH's 40); romio-xt's
+# scripts name every MPI explicitly (PREFIX/bin/mpicc, mpicc.mpich,
+# mpicc.openmpi), and the defaults are put back on MPICH as they were.
+apt-get install -y -q --no-install-recommends openmpi-bin libopenmpi-dev libhdf5-openmpi-dev
+update-alternatives --set mpi /usr/bin/mpicc.mpich
+update-alternatives --set mpirun /usr/bin/mpirun.mpich
 # the MooseFS testbed (scripts/testbed.sh, test/testbed; docs/testbed.md)
 apt-get install -y -q --no-install-recommends \
     moosefs-master moosefs-chunkserver moosefs-client iproute2 e2fsprogs

@@ -109,6 +109,8 @@ for m in "$XT_SRCDIR"/src/*/; do
     m=$(basename "$m")
     [ -f "$XT_SRCDIR/test/$m/run.sh" ] && part "$m" bash "$XT_SRCDIR/test/$m/run.sh"
 done
+# romio-xt as Open MPI's io component (skips, with the reason, without Open MPI)
+part openmpi bash "$XT_SRCDIR/test/openmpi/run.sh"
 if [ "${XT_QUICK:-0}" != 1 ]; then
     part upstream bash "$XT_SRCDIR/test/upstream/run.sh"
     part apps bash "$XT_SRCDIR/test/apps/run.sh"

@@ -230,9 +230,15 @@ int xt_copy_skew_slow(void)
 
 /* MPICH's ABI: a predefined type's handle has kind 1 in its top two bits
  * and its size in bits 8-15 (MPIR_Datatype_get_basic_size); MPI_Type_size_x
- * (a lock and a lookup, ~100 instructions) only for derived types */
+ * (a lock and a lookup, ~100 instructions) only for derived types.  Open
+ * MPI's MPI_Datatype is a pointer: no such bits, MPI_Type_size_x always. */
+#ifdef MPICH
 #define XT_BUILTIN_TYPE(dt) ((((unsigned) (dt)) >> 30) == 1)
 #define XT_BUILTIN_SIZE(dt) ((((unsigned) (dt)) >> 8) & 0xff)
+#else
+#define XT_BUILTIN_TYPE(dt) 0
+#define XT_BUILTIN_SIZE(dt) 0
+#endif
 
 int64_t xt_bytes(int count, MPI_Datatype dt)
 {
@@ -243,6 +249,61 @@ int64_t xt_bytes(int count, MPI_Datatype dt)
         MPI_Type_size_x(dt, &size);
     return (int64_t) count * size;
 }
+
+#if XT_ROMIO >= 40000
+ADIOI_Flatlist_node *xt_flatten(MPI_Datatype dt)
+{
+    return ADIOI_Flatten_and_find(dt);
+}
+#else
+/* ROMIO 3.2.1 keeps no node for a contiguous type (its
+ * ADIOI_Flatten_and_find walks off the list's end).  4.0.2's node for one
+ * is {count 1, blocklens {size}, indices {0}}: it depends on the size only,
+ * so one node per size serves every such type, kept for the process. */
+struct xt_contig_node {
+    ADIOI_Flatlist_node node;
+    ADIO_Offset blocklen, index;
+    struct xt_contig_node *next;
+};
+static pthread_mutex_t contig_mu = PTHREAD_MUTEX_INITIALIZER;
+static struct xt_contig_node *contig_nodes;
+
+static ADIOI_Flatlist_node *contig_node(MPI_Datatype dt)
+{
+    MPI_Count size = 0;
+    struct xt_contig_node *c;
+    MPI_Type_size_x(dt, &size);
+    pthread_mutex_lock(&contig_mu);
+    for (c = contig_nodes; c && c->blocklen != size; c = c->next);
+    if (!c && (c = calloc(1, sizeof(*c)))) {
+        c->blocklen = size;
+        c->node = (ADIOI_Flatlist_node) {.type = MPI_DATATYPE_NULL,.count = 1,
+            .blocklens = &c->blocklen,.indices = &c->index,.lb_idx = -1,.ub_idx = -1
+        };
+        c->next = contig_nodes;
+        contig_nodes = c;
+    }
+    pthread_mutex_unlock(&contig_mu);
+    return c ? &c->node : NULL;
+}
+
+__attribute__((destructor))
+static void contig_nodes_free(void)
+{
+    while (contig_nodes) {
+        struct xt_contig_node *c = contig_nodes;
+        contig_nodes = c->next;
+        free(c);
+    }
+}
+
+ADIOI_Flatlist_node *xt_flatten(MPI_Datatype dt)
+{
+    int is_contig;
+    ADIOI_Datatype_iscontig(dt, &is_contig);
+    return is_contig ? contig_node(dt) : ADIOI_Flatten_and_find(dt);
+}
+#endif
 
 void xt_call_done(ADIO_File fd, int fpt, ADIO_Offset fp_ind, ADIO_Offset sys_posn,
                   ADIO_Status *status, MPI_Datatype dt, int64_t bytes)

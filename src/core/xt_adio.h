@@ -3,6 +3,7 @@
 #define XT_ADIO_H
 
 #include "adio.h"
+#include "xt_romio.h"
 #include "xt_io.h"
 #include "xt_wait.h"
 
@@ -97,6 +98,29 @@ int64_t xt_bytes(int count, MPI_Datatype dt);
  * position sys_posn (-1: unknown), the status counts the bytes */
 void xt_call_done(ADIO_File fd, int fpt, ADIO_Offset fp_ind, ADIO_Offset sys_posn,
                   ADIO_Status *status, MPI_Datatype dt, int64_t bytes);
+
+/* ROMIO's ADIO_Offset arrays (a flattened type's indices and blocklens) as
+ * int64_t: ADIO_Offset is int64_t in 4.0.2 and long long in 3.2.1, the same
+ * 8 bytes (ROMIO and romio-xt are compiled with -fno-strict-aliasing there) */
+_Static_assert(sizeof(ADIO_Offset) == sizeof(int64_t), "ADIO_Offset has 64 bits");
+static inline const int64_t *xt_off64(const ADIO_Offset *p)
+{
+    return (const int64_t *) p;
+}
+/* fd's filetype or a buffer's type flattened (ROMIO's cached list, never
+ * freed by the caller): ADIOI_Flatten_and_find, which in ROMIO 3.2.1 has no
+ * node for a contiguous type; there the node is made here (one per size) */
+ADIOI_Flatlist_node *xt_flatten(MPI_Datatype dt);
+/* what ROMIO's WriteContig notes besides the write (4.0.2: fd->dirty_write,
+ * which MPI_File_sync reads; ROMIO 3.2.1 has no such member) */
+static inline void xt_mark_dirty(ADIO_File fd)
+{
+#if XT_ROMIO >= 40000
+    fd->dirty_write = 1;
+#else
+    (void) fd;
+#endif
+}
 
 /* --- errors and memory --------------------------------------------------------- */
 /* the MPI error code for errno err at `where` (MPI_SUCCESS for 0): ROMIO's

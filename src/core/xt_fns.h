@@ -1,6 +1,8 @@
-/* romio-xt: the members of ROMIO's ADIOI_Fns (4.0.2), for stacking tables. */
+/* romio-xt: the members of ROMIO's ADIOI_Fns, for stacking tables. */
 #ifndef XT_FNS_H
 #define XT_FNS_H
+
+#include "xt_romio.h"
 
 #define XT_FNS_MEMBERS(X) \
     X(ADIOI_xxx_Open) X(ADIOI_xxx_OpenColl) X(ADIOI_xxx_ReadContig) \
@@ -11,9 +13,16 @@
     X(ADIOI_xxx_WriteDone) X(ADIOI_xxx_ReadComplete) X(ADIOI_xxx_WriteComplete) \
     X(ADIOI_xxx_IreadStrided) X(ADIOI_xxx_IwriteStrided) X(ADIOI_xxx_Flush) \
     X(ADIOI_xxx_Resize) X(ADIOI_xxx_Delete) X(ADIOI_xxx_Feature) \
-    X(ADIOI_xxx_IreadStridedColl) X(ADIOI_xxx_IwriteStridedColl) X(ADIOI_xxx_SetLock)
+    X(ADIOI_xxx_IreadStridedColl) X(ADIOI_xxx_IwriteStridedColl) XT_FNS_SETLOCK(X)
 
-/* 27 function pointers and fsname: a new member upstream must be listed here */
+/* 27 function pointers and fsname (4.0.2; ROMIO 3.2.1 has no SetLock): a new
+ * member upstream must be listed here */
+#if XT_ROMIO >= 40000
+#define XT_FNS_SETLOCK(X) X(ADIOI_xxx_SetLock)
 #define XT_FNS_COUNT 28
+#else
+#define XT_FNS_SETLOCK(X)
+#define XT_FNS_COUNT 27
+#endif
 
 #endif

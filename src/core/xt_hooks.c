@@ -13,8 +13,10 @@ _Static_assert(sizeof(ADIOI_Fns) == XT_FNS_COUNT * sizeof(void *),
                "ADIOI_Fns changed upstream: update xt_fns.h");
 #undef XT_COUNT_MEMBER
 
-/* set while ROMIO opens a file's shared-file-pointer helper file */
-static int xt_opening_internal;
+/* set while ROMIO opens a file's shared-file-pointer helper file.  This
+ * and the open state below are per thread: MPICH holds ROMIO's global lock
+ * over an open, Open MPI's io component opens without it (docs/openmpi.md) */
+static _Thread_local int xt_opening_internal;
 
 void xt_count(ADIO_File fd, enum xt_layer_id id, int k, int64_t n)
 {
@@ -78,10 +80,10 @@ const struct xt_hint_value *xt_hint(ADIO_File fd, enum xt_hint_id h)
     return xf ? &xf->hints[h] : &xt_hint_defaults()[h];
 }
 
-/* the file ADIO_Open is opening (ROMIO's lock is held from
- * ADIOI_Xt_open_agree to its ADIO_SetInfo), and whether its pass is over */
-static ADIO_File xt_open_fd;
-static int xt_open_done;
+/* the file ADIO_Open is opening on this thread (from ADIOI_Xt_open_agree
+ * to its ADIO_SetInfo), and whether its pass is over */
+static _Thread_local ADIO_File xt_open_fd;
+static _Thread_local int xt_open_done;
 
 /* the state a pass at open leaves: fd's own when the pass is done, none
  * when no rank had input (no state, no collectives after) or memory */

@@ -413,7 +413,7 @@ static int general_pass(ADIO_File fd, struct xt_file **pxf, struct xt_pass *p,
                         const struct xt_hint_src *src, int at_open,
                         const struct xt_hint_value *base)
 {
-    static struct xt_file stand_in;     /* ROMIO's lock is held */
+    static _Thread_local struct xt_file stand_in;       /* opens on other threads */
     struct xt_file *xf = *pxf ? *pxf : (*pxf = xt_file_new(fd));
     if (!xf) {
         memset(&stand_in, 0, sizeof(stand_in));

@@ -61,21 +61,23 @@ static int views_init(struct ads_views *v, ADIO_File fd, void *buf, MPI_Datatype
 {
     MPI_Aint lb, fext, mext;
     int mem_contig;
-    ADIOI_Flatlist_node *ff = ADIOI_Flatten_and_find(fd->filetype), *mf = NULL;
+    ADIOI_Flatlist_node *ff = xt_flatten(fd->filetype), *mf = NULL;
     ADIOI_Datatype_iscontig(dt, &mem_contig);
     MPI_Type_get_extent(fd->filetype, &lb, &fext);
     MPI_Type_get_extent(dt, &lb, &mext);
     if (!mem_contig)
-        mf = ADIOI_Flatten_and_find(dt);
+        mf = xt_flatten(dt);
     int nm = mf ? (int) mf->count : 1;
     v->cum = malloc((ff->count + 1 + nm + 1) * sizeof(int64_t));
     if (!v->cum)
         return -1;
-    ads_view_init(&v->file, fd->disp, fext, (int) ff->count, ff->indices, ff->blocklens, v->cum);
+    ads_view_init(&v->file, fd->disp, fext, (int) ff->count, xt_off64(ff->indices),
+                  xt_off64(ff->blocklens), v->cum);
     v->mem_idx = 0;
     v->mem_len = bytes;
     if (mf)
-        ads_view_init(&v->mem, (int64_t) (intptr_t) buf, mext, nm, mf->indices, mf->blocklens,
+        ads_view_init(&v->mem, (int64_t) (intptr_t) buf, mext, nm, xt_off64(mf->indices),
+                      xt_off64(mf->blocklens),
                       v->cum + ff->count + 1);
     else
         ads_view_init(&v->mem, (int64_t) (intptr_t) buf, bytes, 1, &v->mem_idx, &v->mem_len,

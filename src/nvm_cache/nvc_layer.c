@@ -122,7 +122,7 @@ static int cache_write(struct nvc_state *st, ADIO_File fd, const void *buf, int6
 static void finish_write(ADIO_File fd, MPI_Datatype dt, int fpt, int64_t off, int64_t len,
                          ADIO_Status * status)
 {
-    fd->dirty_write = 1;
+    xt_mark_dirty(fd);
     xt_call_done(fd, fpt, off + len, -1, status, dt, len);
 }
 

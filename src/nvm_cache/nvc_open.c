@@ -153,7 +153,8 @@ int nvc_start_cache_file(ADIO_File fd, struct nvc_state *st)
     static int seq;
     char global[PATH_MAX];
     global_path(fd, global, sizeof(global));
-    int rc = nvc_file_create(xt_hint(fd, XT_H_E10_CACHE_PATH)->s, global, seq++, st->cpath,
+    int rc = nvc_file_create(xt_hint(fd, XT_H_E10_CACHE_PATH)->s, global,
+                             __atomic_fetch_add(&seq, 1, __ATOMIC_RELAXED), st->cpath,
                              sizeof(st->cpath));
     if (rc < 0)
         return -rc;

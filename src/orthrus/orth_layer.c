@@ -47,7 +47,7 @@ static int key_of(const struct orth_call *c, struct orth_desc *d, int64_t *base)
     MPI_Type_size_x(c->dt, &dt_size);
     if (ft_size <= 0)
         return 0;
-    ADIOI_Flatlist_node *flat = ADIOI_Flatten_and_find(fd->filetype);
+    ADIOI_Flatlist_node *flat = xt_flatten(fd->filetype);
     d->geom = (struct orth_geom) {.disp = fd->disp,.etype = fd->etype_size,.ft_size = ft_size,
         .ft_extent = ext,.first = flat->indices[0]
     };

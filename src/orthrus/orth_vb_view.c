@@ -98,7 +98,7 @@ static void view_prefix(struct vb_view *v)
  * (too many pieces, no data, pieces out of order or beyond the period) */
 static int view_local(ADIO_File fd, struct vb_view *v)
 {
-    ADIOI_Flatlist_node *flat = ADIOI_Flatten_and_find(fd->filetype);
+    ADIOI_Flatlist_node *flat = xt_flatten(fd->filetype);
     MPI_Aint lb, ext;
     MPI_Type_get_extent(fd->filetype, &lb, &ext);
     if (!flat || flat->count > VB_MAX_PIECES || ext <= 0)

@@ -35,7 +35,7 @@ static struct xtt_state *state(ADIO_File fd)
 
 static void describe_filetype(ADIO_File fd, struct xtt_state *st)
 {
-    ADIOI_Flatlist_node *flat = ADIOI_Flatten_and_find(fd->filetype);
+    ADIOI_Flatlist_node *flat = xt_flatten(fd->filetype);
     st->ftype = fd->filetype;
     st->ftype_pieces = 0;
     for (MPI_Count k = 0; flat && k < flat->count; k++)

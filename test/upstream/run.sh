@@ -20,6 +20,12 @@
 # XT_SRCDIR (romio-xt tree, unused but accepted), XT_UPSTREAM_PASSES
 # (space-separated pass names, default all), XT_UPSTREAM_TIMEOUT (default
 # per-test timeout in seconds, default 180).
+# test/openmpi/run.sh runs ROMIO 3.2.1's tests through Open MPI with the same
+# passes, setting: XT_UPSTREAM_TESTSRC (the test folder), XT_UPSTREAM_LIST and
+# XT_UPSTREAM_EXCLUDED (its tests.list and EXCLUDED.md), XT_UPSTREAM_MPICC,
+# XT_UPSTREAM_MPIF77, XT_UPSTREAM_MPIEXEC (a command line, before "-n N"),
+# XT_UPSTREAM_MPI_H (the mpi.h for MPI_Offset), XT_UPSTREAM_OUT (scratch)
+# and XT_UPSTREAM_NAME (the "upstream" in the PASS/FAIL lines).
 # Arguments: optional test names to run only those.
 # Exit status: 0 all passed, 1 some FAIL, 2 usage/setup error.
 
@@ -29,16 +35,21 @@ HERE=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 : "${XT_PREFIX:?XT_PREFIX not set}" "${XT_UPSTREAM:?XT_UPSTREAM not set}" \
   "${XT_BUILDDIR:?XT_BUILDDIR not set}"
 
-TESTSRC=$XT_UPSTREAM/src/mpi/romio/test
-OUT=$XT_BUILDDIR/test/out/upstream
-MPICC=$XT_PREFIX/bin/mpicc
-MPIEXEC=$XT_PREFIX/bin/mpiexec
+TESTSRC=${XT_UPSTREAM_TESTSRC:-$XT_UPSTREAM/src/mpi/romio/test}
+LIST=${XT_UPSTREAM_LIST:-$HERE/tests.list}
+EXCLUDED=${XT_UPSTREAM_EXCLUDED:-$HERE/EXCLUDED.md}
+OUT=${XT_UPSTREAM_OUT:-$XT_BUILDDIR/test/out/upstream}
+MPICC=${XT_UPSTREAM_MPICC:-$XT_PREFIX/bin/mpicc}
+MPIF77=${XT_UPSTREAM_MPIF77:-$XT_PREFIX/bin/mpif77}
+read -r -a MPIEXEC <<<"${XT_UPSTREAM_MPIEXEC:-$XT_PREFIX/bin/mpiexec}"
+MPI_H=${XT_UPSTREAM_MPI_H:-$XT_PREFIX/include/mpi.h}
+NAME=${XT_UPSTREAM_NAME:-upstream}
 DEFAULT_TIMEOUT=${XT_UPSTREAM_TIMEOUT:-180}
 TAIL_LINES=15
 
 die() { echo "upstream/run.sh: $*" >&2; exit 2; }
 [ -x "$MPICC" ] || die "no $MPICC"
-[ -x "$MPIEXEC" ] || die "no $MPIEXEC"
+[ -x "${MPIEXEC[0]}" ] || die "no ${MPIEXEC[0]}"
 [ -d "$TESTSRC" ] || die "no upstream ROMIO tests in $TESTSRC"
 export LD_LIBRARY_PATH="$XT_PREFIX/lib${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}"
 
@@ -51,7 +62,7 @@ trim() { local s=$1; s=${s#"${s%%[![:space:]]*}"}; s=${s%"${s##*[![:space:]]}"};
 declare -A EXCL=()
 while IFS= read -r name; do
     EXCL[$name]=1
-done < <(sed -n 's/^|[[:space:]]*`\([A-Za-z0-9_.-]*\)`[[:space:]]*|.*/\1/p' "$HERE/EXCLUDED.md")
+done < <(sed -n 's/^|[[:space:]]*`\([A-Za-z0-9_.-]*\)`[[:space:]]*|.*/\1/p' "$EXCLUDED")
 
 # tests.list: test | np | success | args | timeout
 declare -A T_NP=() T_OK=() T_ARGS=() T_TO=()
@@ -66,7 +77,7 @@ while IFS= read -r line; do
     T_ORDER+=("$f_name")
     T_NP[$f_name]=$f_np; T_OK[$f_name]=$f_ok; T_ARGS[$f_name]=$f_args
     T_TO[$f_name]=${f_to:-$DEFAULT_TIMEOUT}
-done <"$HERE/tests.list"
+done <"$LIST"
 
 # upstream programs: <name>.c, <name>.c.in (C), <name>.f.in, <name>.f (Fortran)
 declare -A UP_SRC=()
@@ -130,14 +141,13 @@ echo "# upstream: ${#SELECTED[@]} tests x ${#PASSES[@]} passes (${PASSES[*]}); e
 # .c.in templates: the only configure variable the C templates use is @LL@,
 # the printf length modifier for MPI_Offset; derive it from the installed mpi.h.
 LL=lld
-if grep -Eq 'typedef[[:space:]]+long[[:space:]]+MPI_Offset' "$XT_PREFIX/include/mpi.h" 2>/dev/null; then
+if grep -Eq 'typedef[[:space:]]+long[[:space:]]+MPI_Offset' "$MPI_H" 2>/dev/null; then
     LL=ld
 fi
 
 # .f.in templates (Fortran 77, built with mpif77): what ROMIO's configure
 # substitutes for gfortran and MPICH (mpif.h already declares MPI-IO)
-FSUBST='s/@F77MPIOINC@//; s/@FORTRAN_MPI_OFFSET@/integer*8/; s/@F77GETARG@/call getarg(i,str)/; s/@F77IARGC@/iargc()/'
-MPIF77=$XT_PREFIX/bin/mpif77
+FSUBST='s/@F77MPIOINC@//; s/@FTESTDEFINE@//; s/@FORTRAN_MPI_OFFSET@/integer*8/; s/@F77GETARG@/call getarg(i,str)/; s/@F77IARGC@/iargc()/'
 
 declare -A BUILD_ERR=()
 build_one() {   # build_one name -> 0/1, log in $OUT/build/<name>.log
@@ -158,7 +168,7 @@ build_one() {   # build_one name -> 0/1, log in $OUT/build/<name>.log
         *) csrc=$src ;;
     esac
     if [ -x "$bin" ] && [ "$bin" -nt "$csrc" ] && [ "$bin" -nt "$MPICC" ] &&
-       [ "$bin" -nt "$XT_PREFIX/include/mpi.h" ]; then
+       [ "$bin" -nt "$MPI_H" ]; then
         return 0
     fi
     rm -f "$bin"
@@ -180,7 +190,7 @@ npass=0; nfail=0
 FAILED=()
 
 report_fail() {  # report_fail id reason [log]
-    echo "FAIL upstream/$1"
+    echo "FAIL $NAME/$1"
     echo "    ($2)"
     if [ -n "${3:-}" ] && [ -s "$3" ]; then
         tail -n "$TAIL_LINES" "$3" | sed 's/^/    /'
@@ -260,7 +270,7 @@ for pass in "${PASSES[@]}"; do
     for t in "${SELECTED[@]}"; do
         id=$pass/$t
         if [ -n "${SKIP[$t]:-}" ]; then
-            echo "# skip upstream/$id: ${SKIP[$t]}"
+            echo "# skip $NAME/$id: ${SKIP[$t]}"
             continue
         fi
         log=$OUT/logs/$pass/$t.log
@@ -299,7 +309,7 @@ for pass in "${PASSES[@]}"; do
         t0=$(date +%s)
         ( cd "$rundir" &&
           exec env "${ENVARGS[@]}" "ROMIO_XT_STATS_FILE=$stats" \
-              timeout -k 10 "${T_TO[$t]}" "$MPIEXEC" -n "${T_NP[$t]}" "$OUT/bin/$t" "${args[@]}"
+              timeout -k 10 "${T_TO[$t]}" "${MPIEXEC[@]}" -n "${T_NP[$t]}" "$OUT/bin/$t" "${args[@]}"
         ) >"$log" 2>&1 </dev/null
         rc=$?
         secs=$(( $(date +%s) - t0 ))
@@ -323,7 +333,7 @@ for pass in "${PASSES[@]}"; do
             reason=$(check_stats "$stats" "$want_stats")
         fi
         if [ -z "$reason" ]; then
-            echo "PASS upstream/$id"
+            echo "PASS $NAME/$id"
             npass=$((npass + 1))
             rm -rf "$rundir"
         else
