@@ -45,7 +45,8 @@ unit() {
 }
 
 readme() {
-    if python3 "$XT_SRCDIR/tools/update_readme.py" --check "$XT_SRCDIR/README.md" \
+    # docs/hints.md's hint reference and README's patch count are current
+    if python3 "$XT_SRCDIR/tools/update_readme.py" --check "$XT_SRCDIR" \
         "$XT_BUILDDIR/tools/xt_hintdoc"; then
         echo "PASS readme/hint-reference"
     else

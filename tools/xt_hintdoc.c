@@ -1,5 +1,5 @@
-/* Prints the hint reference (markdown) from the hint table: README's
- * "Hint reference" section is this program's output. */
+/* Prints the hint reference (markdown) from the hint table: the table in
+ * docs/hints.md is this program's output (make readme-hints). */
 #include <stdio.h>
 #include <string.h>
 #include "xt_hints.h"

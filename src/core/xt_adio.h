@@ -3,6 +3,8 @@
 #define XT_ADIO_H
 
 #include "adio.h"
+#include "xt_io.h"
+#include "xt_wait.h"
 
 #include <stdint.h>
 

@@ -275,7 +275,7 @@ static void warn_unknown_keys(struct xt_pass *p, MPI_Info info)
     for (int k = 0; k < nkeys && !p->warn[XT_NWARN - 1]; k++) {
         MPI_Info_get_nthkey(info, k, key);
         if (under_our_prefix(key) && xt_hint_find(key) < 0)
-            say(p, XT_NWARN - 1, "unknown hint %s ignored (see the hint reference in README)",
+            say(p, XT_NWARN - 1, "unknown hint %s ignored (see docs/hints.md)",
                 key);
     }
 }

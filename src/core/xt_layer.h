@@ -4,7 +4,22 @@
  * At open, every layer whose hints enable it gets a slot; its ops override the
  * operations it needs and every other operation delegates to the layer below
  * (ultimately the file system's own ADIOI_Fns).  No layer enabled: fd->fns is
- * the stock table, untouched.
+ * the stock table, untouched.  Every rank installs the same layers: a layer's
+ * wanted() and open() give the same answer on all ranks (the stats reduce
+ * and the layers' own collectives rely on it).
+ *
+ * Threads and process-global state.  ROMIO runs every MPI-IO call (open,
+ * close, set_view, get_info, the data calls, blocking or not) inside its one
+ * global critical section (ROMIO_THREAD_CS_ENTER: MPICH's romio_mutex, taken
+ * when the job runs MPI_THREAD_MULTIPLE).  So the hooks, the layers' ops and
+ * their open/close/finish/view hooks never run at the same time in a
+ * process, and the process-global state they keep (the file core is opening,
+ * a module's per-process caches, counters and sequence numbers) needs no lock
+ * as long as only they touch it.  A layer's own
+ * threads (prefetch's loaders, nvm_cache's sync threads) run outside that
+ * section: what they share with the application's thread is under the
+ * layer's own mutex, and of core they call only the thread-safe helpers
+ * (xt_count, xt_note_request_async, xt_warn with XT_WARN_SELF).
  */
 #ifndef XT_LAYER_H
 #define XT_LAYER_H
@@ -40,8 +55,11 @@ struct xt_layer {
      * path; empty: none), printed once per job with the hint pass's own
      * warnings, so the layer's open needs no collective to warn */
     void (*check_hints)(const struct xt_file *xf, char *warn, size_t len);
-    /* collective, after the file is open; nonzero: do not install (must agree
-     * across ranks) */
+    /* collective, after the file is open; nonzero: do not install.  The answer
+     * must agree across ranks: decide from what every rank sees alike (hints,
+     * access mode, file system, layers below); what only this rank can fail
+     * (memory, a local path) either is agreed (xt_calloc + xt_all_ok) or
+     * leaves the layer installed, passing calls through */
     int (*open)(ADIO_File fd, void *state);
     /* collective, at close, top layer first; set *error_code on failure */
     void (*close)(ADIO_File fd, void *state, int *error_code);
@@ -91,11 +109,12 @@ struct xt_file {
     /* at open, before ADIOI_Xt_open stacks them: slots[0..nalloc) hold the
      * memory of the layers the hints want (registry ids alloc_id[]) */
     int nalloc, alloc_id[XT_MAX_LAYERS];
-    /* layers the open agreed on (every rank the same; nslots may differ where
-     * a layer's open failed): 0 means hints after open change no layer */
+    /* layers the hint pass agreed on (every rank the same, as is nslots):
+     * 0 means hints after open change no layer */
     int nagreed;
     struct xt_slot *slot_of[XT_NLAYERS];        /* by registry id; NULL: not installed */
     double open_time;
+    int coll_impl;              /* xt_coll_ran's report, until xt_coll_taken */
     int published;              /* fd->info holds the hints' values (ADIOI_Xt_get_info) */
 };
 
@@ -153,6 +172,29 @@ void xt_wrote(ADIO_File fd, ADIO_Offset off, ADIO_Offset len);
 /* layer id runs collective call c without the table below: every layer
  * below l hears of it (their coll hook), before (end 0) and after (end 1) */
 void xt_coll_notify(ADIO_File fd, enum xt_layer_id id, const struct xt_coll *c, int end);
+/* Collective implementations.  A layer that runs a collective call by one of
+ * several implementations (Orthrus' candidates) reports, during the call,
+ * which one ran it: a number of its own from 1 to XT_COLL_IMPL_MAX (Orthrus:
+ * candidate index + 1).  A layer above it (the trace) takes the report after
+ * the call, knowing nothing of the layer that made it. */
+#define XT_COLL_IMPL_MAX 15
+static inline void xt_coll_ran(ADIO_File fd, int impl)
+{
+    struct xt_file *xf = xt_file(fd);
+    if (xf && impl > 0 && impl <= XT_COLL_IMPL_MAX)
+        xf->coll_impl = impl;
+}
+
+/* the implementation reported since the last take (0: none), forgotten */
+static inline int xt_coll_taken(ADIO_File fd)
+{
+    struct xt_file *xf = xt_file(fd);
+    int impl = xf ? xf->coll_impl : 0;
+    if (xf)
+        xf->coll_impl = 0;
+    return impl;
+}
+
 /* may layer id read and write fd->fd_sys directly, as far as the layers below
  * it are concerned?  (Whether the file system's driver uses fd_sys is the
  * caller's question.) */

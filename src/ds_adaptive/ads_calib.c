@@ -1,6 +1,7 @@
 /* romio-xt adaptive data sieving: measuring the file system. */
 #define _GNU_SOURCE
 #include "ads_calib.h"
+#include "../core/xt_io.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -38,20 +39,12 @@ static double now(void)
     return ts.tv_sec + ts.tv_nsec * 1e-9;
 }
 
-static int all(ssize_t (*op)(int, void *, size_t, off_t), int fd, char *buf, off_t off, size_t n)
+/* all n bytes at off (a read the file ends in fails too): 0, or -1 */
+static int all(int writing, int fd, char *buf, off_t off, size_t n)
 {
-    for (size_t done = 0; done < n;) {
-        ssize_t k = op(fd, buf + done, n - done, off + (off_t) done);
-        if (k <= 0)
-            return -1;
-        done += (size_t) k;
-    }
-    return 0;
-}
-
-static ssize_t pwrite_rw(int fd, void *b, size_t n, off_t o)
-{
-    return pwrite(fd, b, n, o);
+    int64_t k = writing ? xt_pwrite_full(fd, buf, (int64_t) n, off)
+        : xt_pread_full(fd, buf, (int64_t) n, off);
+    return k == (int64_t) n ? 0 : -1;
 }
 
 /* seconds per byte of a sequential pass over the probe file in requests of
@@ -61,7 +54,7 @@ static double seq_pass_by(int fd, char *buf, int writing, off_t first, off_t chu
     double t0 = now();
     for (off_t off = 0, n = first; off < PROBE_SIZE; off += n, n = chunk) {
         n = n < PROBE_SIZE - off ? n : PROBE_SIZE - off;
-        if (all(writing ? pwrite_rw : pread, fd, buf, off, (size_t) n) != 0)
+        if (all(writing, fd, buf, off, (size_t) n) != 0)
             return -1;
     }
     return (now() - t0) / PROBE_SIZE;
@@ -103,7 +96,7 @@ static double scattered(int fd, char *buf, int n, size_t size, int writing)
     double t0 = now();
     for (int k = 0; k < n; k++) {
         off_t off = (off_t) k * stride + 4096 * (k % 7) + 512;
-        if (all(writing ? pwrite_rw : pread, fd, buf, off, size) != 0)
+        if (all(writing, fd, buf, off, size) != 0)
             return -1;
     }
     return (now() - t0) / n;
@@ -115,7 +108,7 @@ static double past_eof(int fd, char *buf, double wr_bw)
 {
     double t0 = now();
     for (int k = 0; k < TINY_OPS; k++)
-        if (all(pwrite_rw, fd, buf, PROBE_SIZE + (off_t) k * EOF_STRIDE, EOF_PIECE) != 0)
+        if (all(1, fd, buf, PROBE_SIZE + (off_t) k * EOF_STRIDE, EOF_PIECE) != 0)
             return -1;
     double per = (now() - t0) / TINY_OPS - EOF_PIECE / wr_bw;
     return per > 0 ? per : 1e-7;

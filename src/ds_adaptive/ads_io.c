@@ -159,8 +159,7 @@ static int64_t vec_io(int fd, struct iovec *iov, int n, int64_t off, int is_writ
 
 static int64_t whole_io(int fd, void *buf, int64_t len, int64_t off, int is_write)
 {
-    struct iovec iov = {buf, (size_t) len};
-    return vec_io(fd, &iov, 1, off, is_write);
+    return is_write ? xt_pwrite_full(fd, buf, len, off) : xt_pread_full(fd, buf, len, off);
 }
 
 /* one contiguous request through the layers below: bytes moved, or -1 */

@@ -7,5 +7,5 @@ XT_UNIT_INCLUDES += -I$(srcdir)/src/nvm_cache
 
 # romio-xt-recover: replays e10_cache files a crashed job left behind
 bin_PROGRAMS += romio-xt-recover
-romio_xt_recover_SOURCES = tools/romio_xt_recover.c $(NVC_PURE_SRCS)
+romio_xt_recover_SOURCES = tools/romio_xt_recover.c $(NVC_PURE_SRCS) src/core/xt_io.c src/core/xt_io.h
 romio_xt_recover_CFLAGS = -I$(srcdir)/src/nvm_cache -Wall

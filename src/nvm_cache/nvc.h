@@ -64,7 +64,7 @@ struct nvc_state {
     int kept_error;             /* a sync failed: keep the cache file */
     int locking, locked;        /* coherent: a lock being taken / held */
     int dirty;                  /* synced data not yet written back (fdatasync) */
-    double last_write;          /* CLOCK_REALTIME_COARSE of the last write (flush-behind waits) */
+    double last_write;          /* xt_coarse_now() at the last write (flush-behind waits) */
     int64_t direct_writes;      /* straight through before a compute phase (rate samples) */
     int always;                 /* test only: cache whenever the threads are idle */
     int warned;

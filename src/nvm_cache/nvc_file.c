@@ -1,6 +1,7 @@
 /* romio-xt NVM write-behind: the cache file format (see nvc_store.h). */
 #define _GNU_SOURCE
 #include "nvc_store.h"
+#include "../core/xt_io.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -11,32 +12,17 @@
 
 #define NVC_IOV_RECS 256        /* records per pwritev */
 
+/* 0, or -errno */
 static int pwrite_all(int fd, const void *buf, int64_t len, int64_t off)
 {
-    const char *p = buf;
-    while (len > 0) {
-        ssize_t n = pwrite(fd, p, len, off);
-        if (n < 0 && errno == EINTR)
-            continue;
-        if (n <= 0)
-            return n < 0 ? -errno : -ENOSPC;
-        p += n, off += n, len -= n;
-    }
-    return 0;
+    return xt_pwrite_full(fd, buf, len, off) < 0 ? -errno : 0;
 }
 
+/* all len bytes: 0, or -errno (-EIO: the file ends first) */
 static int pread_all(int fd, void *buf, int64_t len, int64_t off)
 {
-    char *p = buf;
-    while (len > 0) {
-        ssize_t n = pread(fd, p, len, off);
-        if (n < 0 && errno == EINTR)
-            continue;
-        if (n <= 0)
-            return n < 0 ? -errno : -EIO;
-        p += n, off += n, len -= n;
-    }
-    return 0;
+    int64_t n = xt_pread_full(fd, buf, len, off);
+    return n < 0 ? -errno : n < len ? -EIO : 0;
 }
 
 int nvc_file_create(const char *dir, const char *global, int seq, char *path, size_t pathlen)

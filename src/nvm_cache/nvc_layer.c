@@ -195,21 +195,12 @@ static int started(struct nvc_state *st, ADIO_File fd, int threads, int file)
     return 1;
 }
 
-/* the coarse clock (a tick, 1-4 ms, in 6 ns instead of 27 ns): it only
- * measures quiet phases of NVC_FLUSH_QUIET_S */
-static double realtime(void)
-{
-    struct timespec now;
-    clock_gettime(CLOCK_REALTIME_COARSE, &now);
-    return now.tv_sec + now.tv_nsec * 1e-9;
-}
-
 /* a write returned: flush-behind waits NVC_FLUSH_QUIET_S after the last one
  * (no sync thread yet: no other thread reads it, and only this one starts
  * them) */
 static void note_write(struct nvc_state *st)
 {
-    double now = realtime();
+    double now = xt_coarse_now();
     if (!st->nthreads) {
         st->last_write = now;
         return;
@@ -364,7 +355,7 @@ static void ADIOI_NVC_WriteStrided(ADIO_File fd, const void *buf, int count, MPI
 static void nvc_note_quiet(struct nvc_state *st)
 {
     pthread_mutex_lock(&st->mu);
-    if (st->last_write > 0 && realtime() - st->last_write >= NVC_FLUSH_QUIET_S)
+    if (st->last_write > 0 && xt_coarse_now() - st->last_write >= NVC_FLUSH_QUIET_S)
         __atomic_store_n(&seen_quiet, 1, __ATOMIC_RELAXED);
     pthread_mutex_unlock(&st->mu);
 }
@@ -393,7 +384,7 @@ static void ADIOI_NVC_Flush(ADIO_File fd, int *error_code)
     xt_lower(fd, XT_LAYER_nvc)->ADIOI_xxx_Flush(fd, error_code);
     pthread_mutex_lock(&st->mu);
     if (st->last_write > 0)
-        st->last_write = realtime();    /* a close right after a long sync: no compute */
+        st->last_write = xt_coarse_now();    /* a close right after a long sync: no compute */
     pthread_mutex_unlock(&st->mu);
     if (err != MPI_SUCCESS)
         *error_code = err;

@@ -219,7 +219,7 @@ int nvc_open(ADIO_File fd, void *state)
     st->fail_after = xt_test_hook("ROMIO_XT_NVC_TEST_FAIL_AFTER", -1);
     st->fail_sync_at = xt_test_hook("ROMIO_XT_NVC_TEST_SYNC_EIO", 0);
     pthread_mutex_init(&st->mu, NULL);
-    pthread_cond_init(&st->work, NULL);
+    xt_cond_init(&st->work);    /* timed waits (flush-behind) */
     pthread_cond_init(&st->done, NULL);
 
     char why[256];

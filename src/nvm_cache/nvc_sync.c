@@ -63,14 +63,10 @@ static void flush_behind(struct nvc_state *st, int gfd)
 static int stays_quiet(struct nvc_state *st)
 {
     while (nvc_queue_idle(&st->q) && !st->shutdown) {
-        struct timespec now, until;
-        clock_gettime(CLOCK_REALTIME, &now);
         double t = st->last_write + NVC_FLUSH_QUIET_S;
-        if (now.tv_sec + now.tv_nsec * 1e-9 >= t)
+        if (xt_now() >= t)
             return 1;
-        until.tv_sec = (time_t) t;
-        until.tv_nsec = (long) ((t - (double) until.tv_sec) * 1e9);
-        pthread_cond_timedwait(&st->work, &st->mu, &until);
+        xt_cond_wait_until(&st->work, &st->mu, t);
     }
     xt_count(st->fd, XT_LAYER_nvc, NVC_C_FLUSH_SKIPPED, 1);
     return 0;

@@ -49,6 +49,8 @@ struct orth_cand {
 #define ORTH_CAND_ID(h, name) ORTH_##name,
 enum orth_cand_id { ORTH_CAND_LIST(ORTH_CAND_ID, _) ORTH_NCANDS };
 #undef ORTH_CAND_ID
+/* a collective call reports the candidate that ran it (xt_coll_ran), as its index + 1 */
+_Static_assert(ORTH_NCANDS <= XT_COLL_IMPL_MAX, "every candidate has an xt_coll_ran number");
 /* romio_orthrus_force's choices are none + the candidates */
 #define ORTH_FORCED_CAND(force) ((int) (force) - XT_H_ORTH_FORCE_two_phase)
 
@@ -115,7 +117,7 @@ struct orth_state {
     MPI_Comm node;              /* the processes sharing this node (orth_nodes) */
     int nnodes;                 /* (orth_nodes) */
     int64_t bypassed;           /* calls passed to the stock routine unexamined */
-    int64_t runs[ORTH_MAX_CAND + 4];    /* calls run per orth_cands index */
+    int64_t runs[ORTH_NCANDS];  /* calls run per orth_cands index */
     struct orth_vb *vb;         /* view_based's state (orth_vb.h), NULL when not used */
     uint64_t view_gen;          /* set_views seen */
     struct orth_desc_cache desc;        /* calls' descriptions (orth_desc.h) */

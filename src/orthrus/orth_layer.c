@@ -293,6 +293,7 @@ static void run_call(ADIO_File fd, struct orth_call *c, int *err)
         return;
     }
     st->runs[cand]++;
+    xt_coll_ran(fd, cand + 1);  /* two_phase, run as a fallback, says so itself */
     /* the layers below (e.g. e10_cache) see a collective call they do not run */
     struct xt_coll xc = {.count = c->count,.dt = c->dt,.fpt = c->fpt,.off = c->off,
         .is_write = c->is_write

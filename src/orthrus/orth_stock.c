@@ -6,6 +6,7 @@
 void orth_two_phase(struct orth_call *c, int *err)
 {
     const ADIOI_Fns *lower = c->lower;
+    xt_coll_ran(c->fd, ORTH_two_phase + 1);
     c->fd->fp_ind = c->orig_fp;
     if (c->is_write)
         lower->ADIOI_xxx_WriteStridedColl(c->fd, c->buf, c->count, c->dt, c->fpt, c->off,

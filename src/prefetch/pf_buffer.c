@@ -10,23 +10,6 @@
 #include <time.h>
 #include <unistd.h>
 
-/* bs bytes at off, or fewer at the end of the file; -1 on error */
-static int64_t pread_full(int fd, char *buf, int64_t len, int64_t off)
-{
-    int64_t done = 0;
-    while (done < len) {
-        ssize_t n = pread(fd, buf + done, (size_t) (len - done), (off_t) (off + done));
-        if (n < 0 && errno == EINTR)
-            continue;
-        if (n < 0)
-            return -1;
-        if (n == 0)
-            break;
-        done += n;
-    }
-    return done;
-}
-
 /* where the slot's bytes start in its buffer: at the file offset's place
  * in a page, so the read into it has no slow copy skew (xt_bad_skew; a
  * malloc'd buffer sits 16 bytes past a page: reads into it ran ~10x slower
@@ -47,7 +30,7 @@ static int64_t buffer_fetch(struct pf_file *pf, struct pf_slot *s)
         xt_count(fd, XT_LAYER_pf, PF_C_PEAK_BYTES, bs);
     }
     if (s->data)        /* an announced extent: the loaders' own descriptor */
-        n = pread_full(s->block < 0 && pf->lfd_ok ? pf->lfd : fd->fd_sys, slot_bytes(s),
+        n = xt_pread_full(s->block < 0 && pf->lfd_ok ? pf->lfd : fd->fd_sys, slot_bytes(s),
                        s->want, s->off);
     if (n >= 0)                 /* a read past the end is a request too */
         xt_note_request_async(fd, 0, n);
@@ -71,14 +54,11 @@ ADIO_Offset pf_copy_out(struct pf_file *pf, struct pf_slot *s, char *buf,
  * xt_now's clock) passes; returns its slot when READY, else NULL */
 static struct pf_slot *wait_ready(struct pf_file *pf, int64_t block, double until)
 {
-    struct timespec ts;
-    ts.tv_sec = (time_t) until;
-    ts.tv_nsec = (long) ((until - (double) ts.tv_sec) * 1e9);
     for (;;) {
         struct pf_slot *s = pf_slots_find(&pf->t, block);
         if (!s || s->state != PF_SLOT_LOADING)
             return s && s->state == PF_SLOT_READY ? s : NULL;
-        if (pthread_cond_timedwait(&pf->done, &pf->lock, &ts) == ETIMEDOUT) {
+        if (xt_cond_wait_until(&pf->done, &pf->lock, until) == ETIMEDOUT) {
             s = pf_slots_find(&pf->t, block);
             return s && s->state == PF_SLOT_READY ? s : NULL;
         }

@@ -302,7 +302,7 @@ static void settle_hints(ADIO_File fd, struct xt_file *xf, struct pf_range *rang
  * stock ROMIO gets it right and HDF5 relies on it).  So the buffer method
  * serves read-only files only; a file open for writing runs without prefetch
  * (fadvise would be coherent, but it is slower than no prefetch where the
- * kernel's read-ahead works: README, Prefetch).  Rank 0 says so once per job.
+ * kernel's read-ahead works: docs/prefetch.md).  Rank 0 says so once per job.
  * Returns 1 when the layer must not be installed. */
 static int writable_buffer(ADIO_File fd, struct xt_file *xf)
 {
@@ -331,8 +331,27 @@ static void pick_method(ADIO_File fd, struct xt_file *xf)
     snprintf(m->s, sizeof(m->s), "%s", pf_methods[m->i]->name);
 }
 
+/* the slots' memory (a test hook fails it on one rank), or NULL */
+static struct pf_slot *alloc_slots(const struct xt_file *xf, int cb)
+{
+    if (xt_test_hook("ROMIO_XT_PF_TEST_NOMEM_RANK", -1) == xf->rank)
+        return NULL;
+    return xt_calloc((size_t) cb, sizeof(struct pf_slot));
+}
+
+/* a rank without memory for its slots keeps the layer, passing every call
+ * through: declining would leave the ranks with different layers (the stats
+ * reduce and any layer's collectives assume the same stack everywhere) */
+static void no_slots(ADIO_File fd, struct pf_file *pf, int cb)
+{
+    xt_warn(fd, XT_WARN_SELF, "hint romio_prefetch: rank %d: no memory for %d cache slots; "
+            "reads of '%s' pass through", xt_file(fd)->rank, cb, fd->filename);
+    pf_switch_off(fd, pf);
+}
+
 /* collective; the answer is the same on all ranks (same hints, same file
- * system, same access mode, same layers) */
+ * system, same access mode, same layers); what only a rank can fail (memory)
+ * leaves the layer installed, passing through */
 static int pf_open(ADIO_File fd, void *st)
 {
     struct pf_file *pf = st;
@@ -357,17 +376,18 @@ static int pf_open(ADIO_File fd, void *st)
     }
     settle_hints(fd, xf, ranges, &nranges);
     int cb = (int) xf->hints[XT_H_PF_CACHE_BLOCKS].i;
-    pf->slots = calloc(cb, sizeof(*pf->slots));
-    if (!pf->slots)
-        return 1;
+    pf->slots = alloc_slots(xf, cb);
     pf_window_init(&pf->w, xf->hints[XT_H_PF_BLOCK_SIZE].i, cb,
                    (int) xf->hints[XT_H_PF_READ_AHEAD].i, ranges, nranges);
-    pf_slots_init(&pf->t, pf->slots, cb);
+    if (pf->slots)
+        pf_slots_init(&pf->t, pf->slots, cb);
     pf_gate_init(&pf->gate, pf->w.bs);
     pf->all_reads = xt_test_hook("ROMIO_XT_PF_TEST_ALL_READS", 0) != 0;
     pf->min_loaders = (int) xt_test_hook("ROMIO_XT_PF_TEST_LOADERS", 0);
     pf->m = pf_methods[xf->hints[XT_H_PF_METHOD].i];
     snprintf(pf->text, sizeof(pf->text), "%s", xf->hints[XT_H_PF_WILLNEED].s);
+    if (!pf->slots)
+        no_slots(fd, pf, cb);
     return 0;
 }
 

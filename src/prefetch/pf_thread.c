@@ -62,13 +62,9 @@ static void *loader(void *arg)
 
 int pf_thread_start(ADIO_File fd, struct pf_file *pf)
 {
-    pthread_condattr_t ca;      /* readers wait on done with xt_now's clock */
-    pthread_condattr_init(&ca);
-    pthread_condattr_setclock(&ca, CLOCK_MONOTONIC);
     pthread_mutex_init(&pf->lock, NULL);
     pthread_cond_init(&pf->work, NULL);
-    pthread_cond_init(&pf->done, &ca);
-    pthread_condattr_destroy(&ca);
+    xt_cond_init(&pf->done);    /* readers wait on it until an xt_now() time */
     pf->stop = 0;
     pf->load_avg = pf->own_avg = 0;
     pf->loads = pf->owns = 0;

@@ -219,18 +219,6 @@ static struct {
     char path[4096];
 } out = {.fd = -1 };
 
-static void write_all_fd(int fd, const char *p, size_t n)
-{
-    for (size_t off = 0; off < n;) {
-        ssize_t w = write(fd, p + off, n - off);
-        if (w < 0 && errno == EINTR)
-            continue;
-        if (w <= 0)
-            break;
-        off += (size_t) w;
-    }
-}
-
 /* the waiting records appended to out.path (stderr when it cannot be opened) */
 static void out_flush(void)
 {
@@ -241,7 +229,7 @@ static void out_flush(void)
                     out.path, strerror(errno));
     }
     if (out.len)
-        write_all_fd(out.fd >= 0 ? out.fd : 2, out.buf, out.len);
+        xt_write_full(out.fd >= 0 ? out.fd : 2, out.buf, (int64_t) out.len);
     out.len = 0;
     out.last = xt_now();
 }
@@ -292,7 +280,7 @@ static void write_line(const char *text)
         if (line) {
             memcpy(line, text, n);
             line[n] = '\n';
-            write_all_fd(2, line, n + 1);
+            xt_write_full(2, line, (int64_t) n + 1);
         }
         free(line);
         return;

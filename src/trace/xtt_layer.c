@@ -4,14 +4,12 @@
  * the calls ROMIO's strided and collective code make through fd->fns
  * (depth > 0) are not recorded.  Per call: two clock reads, the first byte's
  * offset, the file pieces (from the cached flattened file type) and, for
- * collective calls under Orthrus, the candidate that ran it. */
+ * collective calls, the implementation a layer below reported running it
+ * (xt_coll_ran: Orthrus' candidate). */
 #include "xtt.h"
-#include "../orthrus/orth.h"
-#include "../nvm_cache/nvc.h"
-#include "../prefetch/pf.h"
-#include "../ds_adaptive/ads.h"
 
-#include <string.h>
+/* the op byte's high nibble holds it */
+_Static_assert(XT_COLL_IMPL_MAX <= 15, "a collective implementation fits in 4 bits");
 
 struct xtt_state {
     int id;                     /* file id in the trace */
@@ -26,7 +24,6 @@ struct xtt_call {
     struct xtt_state *st;
     double t0;
     int64_t off;
-    int64_t runs[ORTH_MAX_CAND + 4];
 };
 
 const struct xt_layer xtt_layer;
@@ -34,12 +31,6 @@ const struct xt_layer xtt_layer;
 static struct xtt_state *state(ADIO_File fd)
 {
     return xt_state(fd, XT_LAYER_xtt);
-}
-
-static struct orth_state *orth(ADIO_File fd)
-{
-    struct xt_slot *s = xt_slot_of(fd, XT_LAYER_orth);
-    return s ? s->state : NULL;
 }
 
 static void describe_filetype(ADIO_File fd, struct xtt_state *st)
@@ -52,34 +43,23 @@ static void describe_filetype(ADIO_File fd, struct xtt_state *st)
     MPI_Type_size_x(fd->filetype, &st->ftype_size);
 }
 
-static void enter(ADIO_File fd, struct xtt_call *c, int fpt, ADIO_Offset off, int contig)
+static void enter(ADIO_File fd, struct xtt_call *c, int fpt, ADIO_Offset off, int flags)
 {
     struct xtt_state *st = c->st = state(fd);
-    struct orth_state *o;
     if (st->depth++ > 0)
         return;
+    if (flags & XTT_F_COLL)
+        xt_coll_taken(fd);      /* a report from before this call is not its */
     if (fpt == ADIO_INDIVIDUAL)
         c->off = fd->fp_ind;
-    else if (contig)
+    else if (!(flags & XTT_F_STRIDED))
         c->off = off;
     else {
         ADIO_Offset b = 0;
         ADIOI_Get_byte_offset(fd, off, &b);
         c->off = b;
     }
-    if ((st->flags & XTT_F_ORTH) && (o = orth(fd)) != NULL)
-        memcpy(c->runs, o->runs, sizeof(c->runs));
     c->t0 = xtt_stamp();
-}
-
-/* the Orthrus candidate that ran the call, + 1 (0: none) */
-static int candidate(ADIO_File fd, const struct xtt_call *c)
-{
-    struct orth_state *o = orth(fd);
-    for (int k = 0; o && (c->st->flags & XTT_F_ORTH) && k < ORTH_MAX_CAND + 4 && k < 15; k++)
-        if (o->runs[k] != c->runs[k])
-            return k + 1;
-    return 0;
 }
 
 static void leave(ADIO_File fd, const struct xtt_call *c, int op, int flags, int count,
@@ -106,7 +86,7 @@ static void leave(ADIO_File fd, const struct xtt_call *c, int op, int flags, int
     }
     *r = (struct xtt_rec) {.t0 = c->t0,.t1 = t1,.off = c->off,.bytes = bytes,
         .pieces = (uint32_t) (pieces > UINT32_MAX ? UINT32_MAX : pieces),.file = st->id,
-        .op = (uint8_t) (op | ((flags & XTT_F_COLL) ? candidate(fd, c) << 4 : 0)),
+        .op = (uint8_t) (op | ((flags & XTT_F_COLL) ? xt_coll_taken(fd) << 4 : 0)),
         .flags = (uint8_t) (flags | st->flags)
     };
 }
@@ -117,7 +97,7 @@ static void leave(ADIO_File fd, const struct xtt_call *c, int op, int flags, int
                                  LAST_T last, int *error_code)                   \
     {                                                                            \
         struct xtt_call c;                                                       \
-        enter(fd, &c, fpt, off, !((FLAGS) & XTT_F_STRIDED));                     \
+        enter(fd, &c, fpt, off, FLAGS);                                          \
         xt_lower(fd, XT_LAYER_xtt)->MEMBER(fd, buf, count, dt, fpt, off, last,     \
                                          error_code);                            \
         leave(fd, &c, OP, FLAGS, count, dt);                                     \
@@ -145,7 +125,7 @@ XTT_DATA_OP(IwriteColl, XTT_WRITE, C | N, ADIOI_xxx_IwriteStridedColl, const, AD
 static void ADIOI_XTT_Flush(ADIO_File fd, int *error_code)
 {
     struct xtt_call c;
-    enter(fd, &c, ADIO_EXPLICIT_OFFSET, 0, 1);
+    enter(fd, &c, ADIO_EXPLICIT_OFFSET, 0, 0);
     xt_lower(fd, XT_LAYER_xtt)->ADIOI_xxx_Flush(fd, error_code);
     leave(fd, &c, XTT_SYNC, 0, 0, MPI_DATATYPE_NULL);
 }

@@ -122,17 +122,7 @@ static void job_id(char *job)
 
 static int write_all(const void *data, size_t len)
 {
-    const char *p = data;
-    while (len > 0) {
-        ssize_t w = write(W.fd, p, len);
-        if (w < 0 && errno == EINTR)
-            continue;
-        if (w <= 0)
-            return -1;
-        p += w;
-        len -= (size_t) w;
-    }
-    return 0;
+    return xt_write_full(W.fd, data, (int64_t) len) < 0 ? -1 : 0;
 }
 
 /* tracing off on this rank; loud: warn now (else xtt_writer_join does) */

@@ -105,7 +105,7 @@ declare -A LAYERS=(
     [all]="ds_adaptive orthrus nvm_cache stats"
 )
 # (all: prefetch turns itself off over e10_cache, with one warning: the cache
-# keeps data the file lacks; README, Prefetch)
+# keeps data the file lacks; docs/prefetch.md)
 PASSES="stock ds_adaptive orthrus orthrus_core_first orthrus_disk_first e10_cache prefetch stats all"
 
 # hrun SET N PROGRAM ARGS...: run with SET's hints in a ROMIO_HINTS file

@@ -11,7 +11,7 @@ inc="-I$src/src/core -I$src/src/orthrus -I$src/src/nvm_cache -I$src/src/prefetch
 # harness: its sources besides itself
 deps_fuzz_hints="src/core/xt_hints.c src/core/xt_romio.c src/prefetch/pf_window.c"
 deps_fuzz_table="src/orthrus/orth_select.c src/orthrus/orth_table.c"
-deps_fuzz_recover="src/nvm_cache/nvc_file.c"
+deps_fuzz_recover="src/nvm_cache/nvc_file.c src/core/xt_io.c"
 for h in fuzz_hints fuzz_table fuzz_recover; do
     eval deps=\$deps_$h
     files="$src/test/fuzz/$h.c"

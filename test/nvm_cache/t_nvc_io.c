@@ -261,6 +261,10 @@ int main(int argc, char **argv)
         write_ior(fh);
     else
         write_indep(fh);
+    /* every rank's write returned (ior's write_at_all runs independent
+     * writes, with no collective after them), then rank R dies */
+    if (crash >= 0)
+        MPI_Barrier(MPI_COMM_WORLD);
     if (rank == crash)
         raise(SIGKILL);
     if (crash >= 0)

@@ -38,15 +38,19 @@ run "romio-hints-prefetch-fadvise" hints_file_case prefetch-fadvise 'prefetch>uf
 run "romio-hints-prefetch-buffer" hints_file_case prefetch-buffer 'ufs'   # writable: off
 
 # --- same bytes as prefetch off: every method, access kind, geometry --------
+# digest_ref N: $out/digest.off.N, verify's DIGEST line with prefetch off (made once)
+digest_ref() {
+    local n=$1 ref=$out/digest.off.$1
+    [ -s "$ref" ] && return 0
+    MPIR_CVAR_NUM_CLIQUES=$n mpirun "$n" ./t_prefetch "$out/off.$n.dat" verify \
+        > "$out/off.$n.out" 2>&1 || { cat "$out/off.$n.out"; return 1; }
+    grep '^DIGEST' "$out/off.$n.out" > "$ref"
+}
 # digest_case NAME N HINTS...: verify passes and its digest equals prefetch off's
 digest_case() {
     local name=$1 n=$2; shift 2
     local ref=$out/digest.off.$n
-    if [ ! -s "$ref" ]; then
-        MPIR_CVAR_NUM_CLIQUES=$n mpirun "$n" ./t_prefetch "$out/off.$n.dat" verify \
-            > "$out/off.$n.out" 2>&1 || { cat "$out/off.$n.out"; return 1; }
-        grep '^DIGEST' "$out/off.$n.out" > "$ref" || return 1
-    fi
+    digest_ref "$n" || return 1
     MPIR_CVAR_NUM_CLIQUES=$n mpirun "$n" ./t_prefetch "$out/$name.$n.dat" verify "$@" \
         > "$out/$name.$n.out" 2>&1 || { cat "$out/$name.$n.out"; return 1; }
     cat "$out/$name.$n.out"
@@ -68,6 +72,44 @@ run "same-bytes-buffer-odd-block-np2" digest_case buf-odd 2 $ON $BUF \
     romio_prefetch_block_size=12345 romio_prefetch_cache_blocks=16 romio_prefetch_read_ahead=9
 run "same-bytes-buffer-stats-np2" digest_case buf-stats 2 $ON $BUF $SMALL romio_xt_stats=enable
 run "same-bytes-buffer-2-aggregators-np2" digest_case buf-cb2 2 $ON $BUF $SMALL cb_nodes=2 cb_config_list=*:*
+
+# --- a rank without memory for its cache slots (a test hook fails rank 1's)
+# keeps the layer and passes its reads through: the ranks keep the same
+# layers, so the collectives of the job and of the stats record match.  The
+# job completes with prefetch off's bytes, one warning from rank 1, and one
+# stats record summing both ranks' prefetch counters ---
+nomem_case() {  # nomem_case NAME MODE METHOD
+    local j=$out/nomem.$1.json o=$out/nomem.$1.out
+    rm -f "$j"
+    ROMIO_XT_PF_TEST_NOMEM_RANK=1 ROMIO_XT_STATS_FILE=$j MPIR_CVAR_NUM_CLIQUES=2 timeout 300 \
+        env -u ROMIO_HINTS -u ROMIO_XT_STATS "$mpiexec" -n 2 ./t_prefetch "$out/nomem.$1.dat" "$2" \
+        $ON romio_prefetch_method=$3 $SMALL romio_xt_stats=enable > "$o" 2>&1 || { cat "$o"; return 1; }
+    cat "$o"
+    [ "$2" != verify ] || { digest_ref 2 && diff "$out/digest.off.2" <(grep '^DIGEST' "$o"); } ||
+        { echo "digest differs from prefetch off"; return 1; }
+    python3 - "$j" "$out/nomem.$1.dat" "$3" <<'PY' || return 1
+import json, sys
+r = [json.loads(l) for l in open(sys.argv[1]) if l.startswith("{")]
+r = [x for x in r if x["file"] == sys.argv[2]]
+assert len(r) == 1, f"{len(r)} records for the file"
+r = r[0]
+assert r["ranks"] == 2 and r["layers"] == ["prefetch", "stats"], r
+p = r["features"]["prefetch"]
+# sums of the same counters on both ranks (a rank without the layer would
+# reduce other words against them)
+assert all(0 <= v < 1 << 40 for v in p.values() if isinstance(v, int)), p
+assert p["cache_disabled"] == 1, p          # rank 1 only
+assert p["method"] == sys.argv[3] and p["blocks_prefetched"] > 0, p     # rank 0 prefetches
+if sys.argv[3] == "buffer":
+    assert p["hits"] > 0 and 0 < p["buffer_peak_bytes"] <= 4 * 262144, p   # rank 0's slots only
+print("one rank without slots:", {k: p[k] for k in ("cache_disabled", "blocks_prefetched", "hits")})
+PY
+    [ "$(grep -c "romio-xt: warning" "$o")" -eq 1 ] &&
+        grep -q "hint romio_prefetch: rank 1: no memory for 4 cache slots; reads of .* pass through" "$o" ||
+        { echo "expected exactly rank 1's warning"; return 1; }
+}
+run "nomem-one-rank-fadvise-verify-np2" nomem_case fadv verify fadvise
+run "nomem-one-rank-buffer-scan-np2" nomem_case buf scan buffer
 
 # --- never stale (docs/prefetch.md): rank 1 caches rank 0's data, rank 0 rewrites it
 # stale_case PATTERN HINTS...: byte-checked; on a writable file the buffer
