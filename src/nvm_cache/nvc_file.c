@@ -147,8 +147,19 @@ static int replay_one(int cfd, int gfd, int64_t *at, int64_t size, char **buf, i
     return rc ? rc : 1;
 }
 
-/* the records in order, up to the end or the first torn or corrupt one
- * (*stop: its offset, or -1 at the end) */
+/* the record at `at` is the last one, cut short (a crash while appending: its
+ * write never returned), rather than a corrupt one */
+static int torn_tail(int cfd, int64_t at, int64_t size)
+{
+    struct nvc_rec r;
+    if (at + NVC_REC_SIZE > size)
+        return 1;
+    return pread_all(cfd, &r, sizeof(r), at) == 0 && r.magic == NVC_REC_MAGIC && r.len >= 0 &&
+        r.len > size - at - NVC_REC_SIZE;
+}
+
+/* the records in order, up to the end, a torn tail or the first corrupt
+ * record (*stop: its offset, or -1 at the end or a torn tail) */
 static long replay_records(int cfd, int gfd, int64_t size, int64_t *stop)
 {
     int64_t at = NVC_HDR_SIZE, cap = 0;
@@ -158,7 +169,7 @@ static long replay_records(int cfd, int gfd, int64_t size, int64_t *stop)
     while ((rc = replay_one(cfd, gfd, &at, size, &buf, &cap)) >= 0)
         count += rc;
     free(buf);
-    *stop = at < size ? at : -1;
+    *stop = at < size && !torn_tail(cfd, at, size) ? at : -1;
     if (rc < -1)
         return rc;
     return fsync(gfd) == 0 ? count : -errno;
@@ -188,9 +199,9 @@ long nvc_file_replay(const char *path, int keep, FILE *log)
         fprintf(log, "%s: %s%ld record(s) replayed into %s\n", path, n < 0 ? "error, " : "",
                 n < 0 ? 0 : n, global);
     if (log && n >= 0 && stop >= 0)
-        fprintf(log, "%s: stopped at a torn or corrupt record at byte %lld (not replayed, "
-                "nor anything after it)\n", path, (long long) stop);
-    if (n >= 0 && !keep && unlink(path) != 0)
+        fprintf(log, "%s: stopped at a corrupt record at byte %lld (not replayed, "
+                "nor anything after it; the cache file is kept)\n", path, (long long) stop);
+    if (n >= 0 && !keep && stop < 0 && unlink(path) != 0)
         return -errno;
     return n;
 }

@@ -360,17 +360,18 @@ static void nvc_note_quiet(struct nvc_state *st)
     pthread_mutex_unlock(&st->mu);
 }
 
-/* sync and close are collective, and a rank's cache holds other ranks' data
- * (collective buffering): one rank's failed sync is every rank's error, so
- * that no rank takes data as kept that is not (one allreduce) */
-static int nvc_agree_error(ADIO_File fd, int err)
+/* close is collective, and a rank's cache holds other ranks' data
+ * (collective buffering): one rank's failed sync is every rank's error at
+ * close, so that no rank takes data as kept that is not (one allreduce).
+ * MPI_File_sync reports the rank's own: programs call it on one rank too. */
+static int nvc_agree_error(ADIO_File fd, int err, int failed_before)
 {
-    int mine = err != MPI_SUCCESS, any = 0;
+    int mine = err != MPI_SUCCESS || failed_before, any = 0;
     MPI_Allreduce(&mine, &any, 1, MPI_INT, MPI_MAX, fd->comm);
-    if (any && !mine)
+    if (any && err == MPI_SUCCESS)
         err = MPIO_Err_create_code(MPI_SUCCESS, MPIR_ERR_RECOVERABLE, "e10_cache", __LINE__,
-                                   MPI_ERR_IO, "**io", "**io %s",
-                                   "another rank's e10_cache sync failed");
+                                   MPI_ERR_IO, "**io", "**io %s", "an e10_cache sync failed "
+                                   "(this rank's or another's): data is not in the file");
     return err;
 }
 
@@ -388,7 +389,6 @@ static void ADIOI_NVC_Flush(ADIO_File fd, int *error_code)
     pthread_mutex_unlock(&st->mu);
     if (err != MPI_SUCCESS)
         *error_code = err;
-    *error_code = nvc_agree_error(fd, *error_code);
 }
 
 static void ADIOI_NVC_Resize(ADIO_File fd, ADIO_Offset size, int *error_code)
@@ -420,7 +420,7 @@ static void nvc_layer_close(ADIO_File fd, void *state, int *error_code)
 {
     nvc_note_quiet(state);
     nvc_close(fd, state, error_code);
-    *error_code = nvc_agree_error(fd, *error_code);
+    *error_code = nvc_agree_error(fd, *error_code, ((struct nvc_state *) state)->kept_error);
 }
 
 static const ADIOI_Fns nvc_ops = {

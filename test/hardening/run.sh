@@ -160,4 +160,25 @@ kill_case() {
 }
 for e in stock e10 all; do run "sigkill-mid-collective-$e" kill_case $e; done
 
+# a corrupt record in a cache file (negative offset, between two valid ones):
+# romio-xt-recover replays the records before it, says where it stopped and
+# writes nothing of it or after it
+corrupt_case() {
+    local d=$out/corrupt g=$out/corrupt/global.dat
+    rm -rf "$d" && mkdir -p "$d"
+    python3 - "$d/romioxt-nvc.1.0.global.dat" "$g" <<'PY' || return 1
+import struct, sys
+def rec(off, data):
+    return struct.pack("<IIqqq", 0x5243564E, 0, off, len(data), 0) + data
+hdr = b"ROMIOXT-NVC-1".ljust(16, b"\0") + sys.argv[2].encode()
+open(sys.argv[1], "wb").write(hdr.ljust(8192, b"\0") + rec(0, b"a" * 100) +
+                               rec(-4096, b"b" * 100) + rec(200, b"c" * 100))
+PY
+    "$XT_PREFIX/bin/romio-xt-recover" "$d" > "$d/log" 2>&1
+    cat "$d/log"
+    grep -q "1 record(s) replayed" "$d/log" && grep -q "stopped at a corrupt record at byte 8324" "$d/log" &&
+        [ "$(stat -c %s "$g")" -eq 100 ] && [ "$(tr -d a < "$g" | wc -c)" -eq 0 ]
+}
+run "recover-stops-at-corrupt-record" corrupt_case
+
 xt_finish
