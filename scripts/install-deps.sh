@@ -10,3 +10,8 @@ apt-get install -y -q --no-install-recommends \
 # the MooseFS testbed (scripts/testbed.sh, test/testbed; docs/testbed.md)
 apt-get install -y -q --no-install-recommends \
     moosefs-master moosefs-chunkserver moosefs-client iproute2 e2fsprogs
+# the fuzz harnesses (make fuzz; test/fuzz): libFuzzer comes with clang's
+# runtime; the trace reader's harness uses atheris when pip has it (else a
+# mutation loop)
+apt-get install -y -q --no-install-recommends clang-14 libclang-rt-14-dev
+pip install -q atheris 2> /dev/null || echo "atheris not installed: fuzz_xtt.py uses its mutation loop"
