@@ -26,3 +26,8 @@ apt-get install -y -q --no-install-recommends \
 # /usr/bin/python3 that romio-xt-phases runs on.
 apt-get install -y -q --no-install-recommends python3-pip python3-pandas python3-cffi
 /usr/bin/python3 -m pip install -q --no-deps --break-system-packages darshan==3.5.0
+# the fuzz harnesses (make fuzz; test/fuzz): libFuzzer comes with clang's
+# runtime; the trace reader's harness uses atheris when pip has it (else a
+# mutation loop)
+apt-get install -y -q --no-install-recommends clang-14 libclang-rt-14-dev
+pip install -q atheris 2> /dev/null || echo "atheris not installed: fuzz_xtt.py uses its mutation loop"

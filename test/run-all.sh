@@ -104,6 +104,8 @@ part history history
 part docs docs
 part benchmarks benchlib
 part mpi bash "$XT_SRCDIR/test/mpi/run.sh"
+part hardening bash "$XT_SRCDIR/test/hardening/run.sh"
+part fuzz bash "$XT_SRCDIR/test/fuzz/run.sh"
 # every module's own tests: test/<module>/run.sh for each folder src/<module>/
 for m in "$XT_SRCDIR"/src/*/; do
     m=$(basename "$m")

@@ -26,9 +26,20 @@ static int replay(const char *path, int keep)
     return n < 0;
 }
 
+/* romioxt-nvc.<pid>.<seq>.<name>: by pid, then seq as numbers (a process's
+ * later opens replay after its earlier ones: "10" after "9"), then name */
 static int cmp(const void *a, const void *b)
 {
-    return strcmp(*(char *const *) a, *(char *const *) b);
+    const char *x = *(char *const *) a + 12, *y = *(char *const *) b + 12;
+    char *ex, *ey;
+    for (int part = 0; part < 2; part++) {
+        unsigned long long nx = strtoull(x, &ex, 10), ny = strtoull(y, &ey, 10);
+        if (nx != ny)
+            return nx < ny ? -1 : 1;
+        x = *ex == '.' ? ex + 1 : ex;
+        y = *ey == '.' ? ey + 1 : ey;
+    }
+    return strcmp(x, y);
 }
 
 static int replay_dir(const char *dir, int keep)

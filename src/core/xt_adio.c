@@ -329,9 +329,25 @@ int xt_io_error(ADIO_File fd, const char *where, int err)
     return ADIOI_Err_create_code(where, fd->filename, err);
 }
 
+/* test hook: the ROMIO_XT_TEST_ALLOC_FAIL-th xt_calloc of the process whose
+ * MPI_COMM_WORLD rank is ROMIO_XT_TEST_ALLOC_FAIL_RANK (default 0) fails */
+static int alloc_fault(void)
+{
+    static int64_t calls;
+    const int64_t at = xt_test_hook("ROMIO_XT_TEST_ALLOC_FAIL", 0);
+    int rank = -1, init = 0;
+    if (at <= 0)
+        return 0;
+    MPI_Initialized(&init);
+    if (init)
+        MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+    return rank == xt_test_hook("ROMIO_XT_TEST_ALLOC_FAIL_RANK", 0) &&
+        __atomic_add_fetch(&calls, 1, __ATOMIC_RELAXED) == at;
+}
+
 void *xt_calloc(size_t n, size_t size)
 {
-    return calloc(n ? n : 1, size ? size : 1);
+    return alloc_fault() ? NULL : calloc(n ? n : 1, size ? size : 1);
 }
 
 int xt_all_ok(ADIO_File fd, int ok, const char *what)

@@ -111,7 +111,7 @@ static int parse_enum(const struct xt_hint_def *def, const char *raw,
     return 0;
 }
 
-static int64_t size_multiplier(const char *suffix)
+int64_t xt_size_unit(const char *suffix)
 {
     static const struct { const char *s; int64_t m; } units[] = {
         {"", 1}, {"k", 1LL << 10}, {"kb", 1LL << 10}, {"kib", 1LL << 10},
@@ -136,7 +136,7 @@ static int parse_integer(const struct xt_hint_def *def, const char *raw,
     }
     while (isspace((unsigned char) *end))
         end++;
-    int64_t mult = def->type == XT_SIZE ? size_multiplier(end) : (*end ? 0 : 1);
+    int64_t mult = def->type == XT_SIZE ? xt_size_unit(end) : (*end ? 0 : 1);
     if (mult == 0) {
         snprintf(why, whylen, def->type == XT_SIZE ? "not a size (bytes, or with k/m/g)"
                  : "not a whole number");

@@ -114,6 +114,10 @@ const struct xt_hint_value *xt_hint_defaults(void);
 void xt_hint_bad_warning(char *buf, size_t len, const struct xt_hint_def *def,
                          const char *raw, const char *why, const char *used);
 
+/* The bytes of a size unit ("" 1, k/kb/kib, m/mb/mib, g/gb/gib in any
+ * case), or 0 for anything else. */
+int64_t xt_size_unit(const char *suffix);
+
 /* Finds a hint by name, or returns -1. */
 int xt_hint_find(const char *name);
 

@@ -13,6 +13,8 @@
  * a pass alone (xt_info_alone).  Nothing is calloc'd: texts and
  * warnings are allocated when given. */
 #include "xt_layer.h"
+#include "xt_romiohints.h"
+#include "adio_cb_config_list.h"
 
 #include <limits.h>
 #include <stdarg.h>
@@ -510,4 +512,50 @@ void xt_info_publish(ADIO_File fd, const struct xt_file *xf)
                  s ? "," : "", xf->slots[s].layer->name);
     ADIOI_Info_set(fd->info, "romio_xt_layers", layers[0] ? layers : "none");
     xt_file_hints_publish(fd);
+}
+
+/* ROMIO: before ROMIO's SetInfo reads users_info (every ADIO_SetInfo).  Each
+ * of ROMIO's own hints with a value ROMIO would die of (xt_romiohints.h) is fixed
+ * or removed in a copy, which ROMIO reads instead (the caller frees it), and
+ * rank 0 warns once per job; an info with valid values only is returned as
+ * it is: ROMIO's path is the stock one. */
+MPI_Info ADIOI_Xt_romio_hints(ADIO_File fd, MPI_Info users_info)
+{
+    MPI_Info fixed = MPI_INFO_NULL;
+    int nkeys = 0, rank, flag;
+    if (users_info == MPI_INFO_NULL || MPI_Info_get_nkeys(users_info, &nkeys) != MPI_SUCCESS)
+        return users_info;
+    MPI_Comm_rank(fd->comm, &rank);
+    for (int k = 0; k < nkeys; k++) {
+        char key[MPI_MAX_INFO_KEY + 1], val[MPI_MAX_INFO_VAL + 1], fix[32], msg[XT_WARN_LEN];
+        MPI_Info_get_nthkey(users_info, k, key);
+        ADIOI_Info_get(users_info, key, MPI_MAX_INFO_VAL, val, &flag);
+        enum xt_romio_verdict v = xt_romio_check(key, val, !fd->hints->initialized, fix,
+                                                 sizeof(fix), msg, sizeof(msg));
+        if (v == XT_ROMIO_OK || !flag)
+            continue;
+        if (fixed == MPI_INFO_NULL && MPI_Info_dup(users_info, &fixed) != MPI_SUCCESS) {
+            xt_warn(fd, XT_WARN_SELF, "out of memory (checking ROMIO's hints); ROMIO reads "
+                    "them unchecked");
+            return users_info;
+        }
+        if (v == XT_ROMIO_FIX)
+            ADIOI_Info_set(fixed, key, fix);
+        else
+            MPI_Info_delete(fixed, key);
+        if (rank == 0)
+            xt_warn(fd, XT_WARN_SELF, "%s", msg);
+    }
+    return fixed != MPI_INFO_NULL ? fixed : users_info;
+}
+
+/* ROMIO: on rank 0 at open, when cb_config_list names no host of the job
+ * (ROMIO would run with no aggregator): one per node, as by default */
+int ADIOI_Xt_no_aggregators(ADIO_File fd, struct ADIO_cb_name_arrayD *array, int *ranklist)
+{
+    static char dflt[] = "*:1";
+    xt_warn(fd, XT_WARN_SELF, "ROMIO hint cb_config_list: bad value '%.64s' (names no host "
+            "of this job); using '%s'", fd->hints->cb_config_list, dflt);
+    ADIOI_Info_set(fd->info, "cb_config_list", dflt);
+    return ADIOI_cb_config_list_parse(dflt, array, ranklist, fd->hints->cb_nodes);
 }

@@ -129,8 +129,9 @@ static int replay_one(int cfd, int gfd, int64_t *at, int64_t size, char **buf, i
 {
     struct nvc_rec r;
     if (*at + NVC_REC_SIZE > size || pread_all(cfd, &r, sizeof(r), *at) != 0 ||
-        r.magic != NVC_REC_MAGIC || r.len < 0 || *at + NVC_REC_SIZE + r.len > size)
-        return -1;
+        r.magic != NVC_REC_MAGIC || r.len < 0 || r.len > size - *at - NVC_REC_SIZE ||
+        r.off < 0 || r.off > INT64_MAX - r.len || r.synced > 1)
+        return -1;              /* written by no sync thread: never replayed */
     int64_t rec = *at;
     *at += NVC_REC_SIZE + r.len;
     if (r.synced)
@@ -146,7 +147,20 @@ static int replay_one(int cfd, int gfd, int64_t *at, int64_t size, char **buf, i
     return rc ? rc : 1;
 }
 
-static long replay_records(int cfd, int gfd, int64_t size)
+/* the record at `at` is the last one, cut short (a crash while appending: its
+ * write never returned), rather than a corrupt one */
+static int torn_tail(int cfd, int64_t at, int64_t size)
+{
+    struct nvc_rec r;
+    if (at + NVC_REC_SIZE > size)
+        return 1;
+    return pread_all(cfd, &r, sizeof(r), at) == 0 && r.magic == NVC_REC_MAGIC && r.len >= 0 &&
+        r.len > size - at - NVC_REC_SIZE;
+}
+
+/* the records in order, up to the end, a torn tail or the first corrupt
+ * record (*stop: its offset, or -1 at the end or a torn tail) */
+static long replay_records(int cfd, int gfd, int64_t size, int64_t *stop)
 {
     int64_t at = NVC_HDR_SIZE, cap = 0;
     char *buf = NULL;
@@ -155,6 +169,7 @@ static long replay_records(int cfd, int gfd, int64_t size)
     while ((rc = replay_one(cfd, gfd, &at, size, &buf, &cap)) >= 0)
         count += rc;
     free(buf);
+    *stop = at < size && !torn_tail(cfd, at, size) ? at : -1;
     if (rc < -1)
         return rc;
     return fsync(gfd) == 0 ? count : -errno;
@@ -175,14 +190,18 @@ long nvc_file_replay(const char *path, int keep, FILE *log)
     hdr[NVC_HDR_SIZE - 1] = '\0';
     const char *global = hdr + 16;
     int gfd = open(global, O_WRONLY | O_CREAT | O_CLOEXEC, 0644);
-    long n = gfd < 0 ? -errno : replay_records(cfd, gfd, size);
+    int64_t stop = -1;
+    long n = gfd < 0 ? -errno : replay_records(cfd, gfd, size, &stop);
     if (gfd >= 0)
         close(gfd);
     close(cfd);
     if (log)
         fprintf(log, "%s: %s%ld record(s) replayed into %s\n", path, n < 0 ? "error, " : "",
                 n < 0 ? 0 : n, global);
-    if (n >= 0 && !keep && unlink(path) != 0)
+    if (log && n >= 0 && stop >= 0)
+        fprintf(log, "%s: stopped at a corrupt record at byte %lld (not replayed, "
+                "nor anything after it; the cache file is kept)\n", path, (long long) stop);
+    if (n >= 0 && !keep && stop < 0 && unlink(path) != 0)
         return -errno;
     return n;
 }

@@ -360,6 +360,21 @@ static void nvc_note_quiet(struct nvc_state *st)
     pthread_mutex_unlock(&st->mu);
 }
 
+/* close is collective, and a rank's cache holds other ranks' data
+ * (collective buffering): one rank's failed sync is every rank's error at
+ * close, so that no rank takes data as kept that is not (one allreduce).
+ * MPI_File_sync reports the rank's own: programs call it on one rank too. */
+static int nvc_agree_error(ADIO_File fd, int err, int failed_before)
+{
+    int mine = err != MPI_SUCCESS || failed_before, any = 0;
+    MPI_Allreduce(&mine, &any, 1, MPI_INT, MPI_MAX, fd->comm);
+    if (any && err == MPI_SUCCESS)
+        err = MPIO_Err_create_code(MPI_SUCCESS, MPIR_ERR_RECOVERABLE, "e10_cache", __LINE__,
+                                   MPI_ERR_IO, "**io", "**io %s", "an e10_cache sync failed "
+                                   "(this rank's or another's): data is not in the file");
+    return err;
+}
+
 /* MPI_File_sync: everything synced, then the global file flushed */
 static void ADIOI_NVC_Flush(ADIO_File fd, int *error_code)
 {
@@ -405,6 +420,7 @@ static void nvc_layer_close(ADIO_File fd, void *state, int *error_code)
 {
     nvc_note_quiet(state);
     nvc_close(fd, state, error_code);
+    *error_code = nvc_agree_error(fd, *error_code, ((struct nvc_state *) state)->kept_error);
 }
 
 static const ADIOI_Fns nvc_ops = {
