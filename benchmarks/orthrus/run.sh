@@ -8,7 +8,12 @@
 #   rounds: issue 15's rounds benchmark (rounds-*.json, every candidate and
 #     enable vs stock; XT_BENCH_WORK picks the storage, e.g. /dev/shm/x),
 #     summary rounds_summary.py -> orthrus-rounds.{md,csv,png}
-# usage: run.sh [matrix|matrix-depth|matrix-4m|noncontig|rounds|all] [harness options, e.g. --reps 5]
+#   short: jobs of tens of calls: matrix-40.json (Matrix, 40 calls, every
+#     candidate forced, enable, stock) and contig.json (IOR-like contiguous
+#     collective calls: stock, romio_cb_write/read disable and enable, forced
+#     independent, enable); XT_BENCH_WORK picks the storage (e.g. /dev/shm/x),
+#     summary short_summary.py -> orthrus-short.md
+# usage: run.sh [matrix|matrix-depth|matrix-4m|noncontig|rounds|short|all] [harness options, e.g. --reps 5]
 # Env: XT_PREFIX XT_BUILDDIR.  Output: $XT_BUILDDIR/bench-out/orthrus/
 # (orthrus-<bench>.{csv,md} from the harness, orthrus-<bench>-targets.md and
 # orthrus-<bench>-sweep.png from summary.py).
@@ -20,6 +25,16 @@ which=${1:-all}
 case $which in
     all) benches="matrix matrix-depth matrix-4m noncontig" ;;
     matrix|matrix-depth|matrix-4m|noncontig) benches=$which ;;
+    short)
+        work=${XT_BENCH_WORK:-$XT_BUILDDIR/bench-work}
+        mkdir -p "$out" "$work"
+        for b in matrix-40 contig; do
+            /usr/bin/python3 "$here/../harness.py" --config "$here/$b.json" \
+                --prefix "$XT_PREFIX" --out "$out" --work "$work" "$@"
+        done
+        /usr/bin/python3 "$here/short_summary.py" --matrix "$out/orthrus-matrix-40.csv" \
+            --contig "$out/orthrus-contig.csv" | tee "$out/orthrus-short.md"
+        exit 0 ;;
     rounds)
         work=${XT_BENCH_WORK:-$XT_BUILDDIR/bench-work}
         mkdir -p "$out" "$work"
@@ -32,7 +47,7 @@ case $which in
             "$(basename "$work")=$out/orthrus-rounds-matrix-long.csv" \
             --csv "$out/orthrus-rounds.csv" --plot "$out/orthrus-rounds.png" | tee "$out/orthrus-rounds.md"
         exit 0 ;;
-    *) echo "usage: run.sh [matrix|matrix-depth|matrix-4m|noncontig|rounds|all] [harness options]" >&2
+    *) echo "usage: run.sh [matrix|matrix-depth|matrix-4m|noncontig|rounds|short|all] [harness options]" >&2
        exit 2 ;;
 esac
 work=${XT_BENCH_WORK:-$XT_BUILDDIR/bench-work}
