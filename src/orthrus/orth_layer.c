@@ -153,6 +153,17 @@ static int one_range(const struct orth_sig *sig)
         sig->bytes >= ORTH_ONE_RANGE * sig->nprocs;
 }
 
+/* a read whose pieces are not small and fill at least half of each
+ * process's hull: data sieving reads the hull once, at most twice the bytes,
+ * where two_phase moves most of them to an aggregator (Matrix, 2 processes,
+ * 40 calls on /dev/shm: forced independent the fastest read at 4 KiB and
+ * 256 KiB blocks; docs/orthrus.md) */
+static int dense_read(const struct orth_sig *sig)
+{
+    int64_t piece = sig->nreqs ? sig->bytes / sig->nreqs : 0;
+    return !sig->is_write && piece >= ORTH_MIN_PIECE && sig->rel_offset <= piece;
+}
+
 /* every node holds one process (may make the node communicator: collective,
  * called on every rank for the same agreed call) */
 static int one_per_node(ADIO_File fd, struct orth_state *st)
@@ -186,15 +197,15 @@ static int predicted_slow(ADIO_File fd, struct orth_state *st, const struct orth
 /* 1 when the view forecasts candidate c no slower than two_phase: it
  * accesses each process's pieces where they are, with no exchange, where
  * two_phase moves most of the bytes to an aggregator: independent on one
- * range per process, core_first where every node holds one process and the
- * pieces are not small (orth_sel_forecast) */
+ * range per process and on dense reads, core_first where every node holds
+ * one process and the pieces are not small (orth_sel_forecast) */
 static int forecast_fast(ADIO_File fd, struct orth_state *st, const struct orth_sig *sig,
                          int c)
 {
     if (st->sel.budget <= 0)
         return 0;
     if (c == ORTH_independent)
-        return one_range(sig);
+        return one_range(sig) || dense_read(sig);
     return c == ORTH_core_first && sig->bytes >= ORTH_MIN_PIECE * sig->nreqs &&
         one_per_node(fd, st);
 }
@@ -222,9 +233,11 @@ static int choose(ADIO_File fd, struct orth_state *st, const struct orth_sig *si
     *e = orth_sel_entry(&st->sel, sig);
     if ((*e)->calls == 0 && !(*e)->exams && !(*e)->adopted)
         forecast(fd, st, *e);
+    /* also while home runs the call (the trial waits for the budget or for
+     * home's reads): a forecast candidate behind a predicted loser must not
+     * wait for it */
     for (int k = 0; k < st->sel.ncand && (*e)->phase == ORTH_EXAMINING &&
-         (*e)->cur != st->sel.home && orth_sel_pick(*e) == (*e)->cur &&
-         predicted_slow(fd, st, sig, st->rotation[(*e)->cur]); k++)
+         (*e)->cur != st->sel.home && predicted_slow(fd, st, sig, st->rotation[(*e)->cur]); k++)
         orth_sel_skip(&st->sel, *e, (*e)->cur);
     return st->rotation[orth_sel_pick(*e)];
 }

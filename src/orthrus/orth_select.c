@@ -160,6 +160,9 @@ static double home_total(const struct orth_sel *s)
 static double trial_cost(const struct orth_sel *s, const struct orth_entry *e, int c, double ref)
 {
     const struct orth_window *w = &e->exam[c];
+    /* a forecast candidate's second call (the drop rule's shield) too */
+    if (e->forecast[c] > 0 && w->n < 2 && e->exams + e->adopted == 0)
+        return e->forecast[c];
     return w->n && w->bytes > 0 ? e->sig.bytes / window_tput(w) / ref :
         e->forecast[c] > 0 ? e->forecast[c] : s->trial_cost;
 }
@@ -262,6 +265,23 @@ static int io_waiting(const struct orth_sel *s, const struct orth_entry *e)
         (e->io_share < 0 || e->io_share >= s->io_bound);
 }
 
+/* a read trial that waits for home's reads is postponed while a forecast
+ * candidate of the examination can go on (a forecast trial does not wait):
+ * a short job must not run home for the I/O-bound check first */
+static void postpone_io(struct orth_sel *s, struct orth_entry *e)
+{
+    while (io_waiting(s, e)) {
+        int other = 0;
+        for (int c = 0; c < s->ncand; c++)
+            other |= c != e->cur && c != s->home && !e->out[c] && e->forecast[c] > 0;
+        if (!other)
+            return;
+        e->out[e->cur] = ORTH_POSTPONED;
+        s->postponed++;
+        advance(s, e, e->cur, candidates_in(s, e));
+    }
+}
+
 struct orth_entry *orth_sel_entry(struct orth_sel *s, const struct orth_sig *sig)
 {
     struct orth_entry *e = NULL;
@@ -286,9 +306,10 @@ struct orth_entry *orth_sel_entry(struct orth_sel *s, const struct orth_sig *sig
         start_examination(s, e);
     }
     e->last_use = s->clock;
-    /* io_waiting is asked once: when it is false, postpone() can only move
-     * cur on (home, or another candidate with the same pattern's io_share) or
-     * end the examination, and it stays false */
+    /* io_waiting is asked once (after postpone_io): when it is false,
+     * postpone() can only move cur on (home, or another candidate with the
+     * same pattern's io_share) or end the examination, and it stays false */
+    postpone_io(s, e);
     int wait = io_waiting(s, e);
     if (!wait)
         postpone(s, e);
@@ -396,10 +417,15 @@ static int drop_slow(const struct orth_sel *s, struct orth_entry *e)
         if (e->exam[c].fast > best)
             best = e->exam[c].fast;
     /* the first call of a new pattern pays its first-use costs (buffers,
-     * page cache, connections): its candidate needs a second call to go */
-    int first = e->exams + e->adopted == 0 ? 0 : -1;
+     * page cache, connections): its candidate needs a second call to go; so
+     * does a forecast candidate in the pattern's first examination whose
+     * call was less than twice the drop rule slower (one noisy call must not
+     * undo the forecast; a candidate far off was forecast wrong) */
+    int fresh = e->exams + e->adopted == 0, first = fresh ? 0 : -1;
     for (int c = 0; c < s->ncand; c++) {
-        if (e->exam[c].n > (c == first) && e->exam[c].fast * ORTH_DROP <= best)
+        int shield = c == first ||
+            (fresh && e->forecast[c] > 0 && e->exam[c].fast * 2 * ORTH_DROP > best);
+        if (e->exam[c].n > shield && e->exam[c].fast * ORTH_DROP <= best)
             e->out[c] = e->out[c] ? e->out[c] : ORTH_DROPPED;
         left += !e->out[c];
     }

@@ -1296,6 +1296,17 @@ START_TEST(forecast_read_skips_the_io_wait)
     orth_sel_budget(&s2, 0.05, 0);
     for (int i = 0; i < 12; i++)
         ck_assert_int_eq(call_io(&s2, &sig, t, 0.9), 0);
+    /* a candidate without a forecast ahead of the forecast one is
+     * postponed, not waited for */
+    struct orth_sel s3;
+    double t3[3] = { 0.3, 0.2, 0.1 };
+    orth_sel_init(&s3, 3, 3, 0.15);
+    orth_sel_budget(&s3, 0.05, 0);
+    orth_sel_forecast(&s3, orth_sel_entry(&s3, &sig), 2);
+    ck_assert_int_eq(call_io(&s3, &sig, t3, 0.9), 0);
+    ck_assert_int_eq(call_io(&s3, &sig, t3, 0.9), 2);
+    ck_assert_int_eq(orth_sel_entry(&s3, &sig)->out[1], 2);    /* ORTH_POSTPONED */
+    ck_assert_int_eq(s3.postponed, 1);
 }
 END_TEST
 
@@ -1417,6 +1428,28 @@ START_TEST(pathological_trial_is_cut_after_a_piece)
 }
 END_TEST
 
+
+/* one noisy first call of a forecast candidate (under 3x slower) does not
+ * drop it: it gets a second call, and wins */
+START_TEST(forecast_survives_one_noisy_call)
+{
+    struct orth_sel s;
+    struct orth_sig sig = sig_of(1 << 20);
+    orth_sel_init(&s, 2, 3, 0.15);
+    orth_sel_budget(&s, 0.05, 0);
+    struct orth_entry *e = orth_sel_entry(&s, &sig);
+    orth_sel_forecast(&s, e, 1);
+    double b = sig.bytes, t[] = { 0.01, 0.02, 0.01, 0.003 };      /* home, 1, home, 1 */
+    for (int i = 0; i < 4; i++) {
+        e = orth_sel_entry(&s, &sig);
+        ck_assert_int_eq(orth_sel_pick(e), i % 2);
+        orth_sel_record(&s, e, i % 2, b, t[i]);
+    }
+    ck_assert_int_eq(e->out[1], 0);
+    ck_assert_int_eq(e->out[0], 1);     /* home, 3x slower than 1's best: dropped */
+}
+END_TEST
+
 Suite *orth_suite(void)
 {
     Suite *s = suite_create("orthrus");
@@ -1459,6 +1492,7 @@ Suite *orth_suite(void)
     tcase_add_test(tc, free_winner_runs_quietly);
     tcase_add_test(tc, memo_carries_winners_across_files);
     tcase_add_test(tc, pathological_trial_is_cut_after_a_piece);
+    tcase_add_test(tc, forecast_survives_one_noisy_call);
     tcase_add_test(tc, desc_place_individual_moves_by_whole_extents);
     tcase_add_test(tc, desc_place_explicit_counts_etypes);
     tcase_add_test(tc, desc_cache_keys_on_view_pointer_phase_size);
