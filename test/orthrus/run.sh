@@ -283,10 +283,11 @@ run riding-table ride_table_case
 # of the time so far covers one more two_phase call of its pattern (the log
 # shows every call); view_based's view is sent only if view_based runs
 budget_case() {
-    # without core_first: its forecast (one process per node) would run its
-    # trial right after a pattern's first call (short_jobs_case)
+    # without core_first and independent: their forecasts (one process per
+    # node; dense reads) run their trials right after a pattern's first call
+    # (short_jobs_case, unit tests forecast_*)
     printf 'romio_orthrus enable\nromio_orthrus_memory disable\n' > "$out/budget.hints"
-    echo "romio_orthrus_candidates two_phase,disk_first,view_based,independent" >> "$out/budget.hints"
+    echo "romio_orthrus_candidates two_phase,disk_first,view_based" >> "$out/budget.hints"
     echo "romio_orthrus_log $out/budget.csv" >> "$out/budget.hints"
     rm -f "$out/budget.json" "$out/budget.csv"
     ROMIO_HINTS=$out/budget.hints ROMIO_XT_STATS=1 ROMIO_XT_STATS_FILE=$out/budget.json \
