@@ -10,6 +10,11 @@
 #   rounds        the rounds benchmark (rounds-*.json: every candidate and
 #                 enable vs stock; XT_BENCH_WORK picks the storage, e.g. /dev/shm/x)
 #                 -> orthrus-rounds.{md,csv,png}
+#   short         jobs of tens of calls: matrix-40.json (Matrix, 40 calls, every
+#                 candidate forced, enable, stock) and contig.json (IOR-like
+#                 contiguous collective calls: stock, romio_cb_write/read
+#                 disable and enable, forced independent, enable)
+#                 -> orthrus-short.md (short_summary.py)
 #   vb            view_based against the other candidates (btio.json,
 #                 btio-np4.json, vb-matrix.json, vb-noncontig.json) -> orthrus-view-based.{md,png}
 #   dynamic       the dynamic run (the paper's section 3.5, Fig. 6; dynamic.py):
@@ -19,7 +24,7 @@
 #                 Env: DYN_MODE (spawn), DYN_REPS (5; the probe runs 3), DYN_CALLS
 #                 (200), DYN_MARK (60), DYN_PROBE=0 skips the probe; extra
 #                 arguments go to dynamic.py (e.g. --op read --block 8192 --depth 128)
-# usage: run.sh [matrix|matrix-depth|matrix-4m|noncontig|all|rounds|vb|dynamic] [options]
+# usage: run.sh [matrix|matrix-depth|matrix-4m|noncontig|all|rounds|short|vb|dynamic] [options]
 # (options: harness options, e.g. --reps 5; for dynamic: dynamic.py options)
 # Env: XT_PREFIX XT_BUILDDIR [XT_BENCH_WORK].  Output: $XT_BUILDDIR/bench-out/orthrus/
 # (orthrus-<bench>.{csv,md} from the harness, orthrus-<bench>-targets.md and
@@ -55,6 +60,13 @@ case $which in
             "$label=$out/orthrus-rounds-matrix-long.csv" \
             --csv "$out/orthrus-rounds.csv" --plot "$out/orthrus-rounds.png" |
             tee "$out/orthrus-rounds.md"
+        exit 0 ;;
+    short)
+        for b in matrix-40 contig; do
+            harness "$b" "$@"
+        done
+        "$py" "$here/short_summary.py" --matrix "$out/orthrus-matrix-40.csv" \
+            --contig "$out/orthrus-contig.csv" | tee "$out/orthrus-short.md"
         exit 0 ;;
     vb)
         for b in btio btio-np4 vb-matrix vb-noncontig; do

@@ -18,7 +18,7 @@
     X(SYNC_ERRORS, "sync_errors") X(FB_PATH, "fallback_path") \
     X(FB_SPACE, "fallback_cache_write") X(FB_ATOMIC, "direct_atomic") \
     X(DIRECT_BUSY, "direct_threads_busy") X(FLUSH_SKIPPED, "flush_behind_skipped") \
-    X(DIRECT_SLOWER, "direct_cache_not_faster") X(PROBE_BYTES, "probe_bytes") \
+    X(DIRECT_SLOWER, "direct_cache_not_faster") \
     X(DIRECT_NO_COMPUTE, "direct_no_compute_phase")
 #define NVC_ENUM(id, name) NVC_C_##id,
 enum { NVC_COUNTERS(NVC_ENUM) NVC_NCOUNTERS };
@@ -65,7 +65,8 @@ struct nvc_state {
     int locking, locked;        /* coherent: a lock being taken / held */
     int dirty;                  /* synced data not yet written back (fdatasync) */
     double last_write;          /* xt_coarse_now() at the last write (flush-behind waits) */
-    int64_t direct_writes;      /* straight through before a compute phase (rate samples) */
+    int wrote;                  /* written since the last sync or close (nvc_note_quiet) */
+    int gate;                   /* the gate's latest answer (NVC_GATE_*, nvc_gate.h) */
     int always;                 /* test only: cache whenever the threads are idle */
     int warned;
     int64_t fail_after;         /* test only: cache writes past this many bytes fail */
@@ -101,5 +102,14 @@ void nvc_check_hints(const struct xt_file *xf, char *warn, size_t len);
 void nvc_close(ADIO_File fd, void *state, int *error_code);
 /* once per file: warn and write straight to the global file from now on */
 void nvc_fall_back(struct nvc_state *st, int counter, const char *what, int err);
+/* nvc_sync.c: the process's measurements for the gate (nvc_gate.h; any
+ * thread, no MPI).  The sync threads copied bytes in secs, or (writeback)
+ * the global file's write-back took secs: the global file system's
+ * sustained cost */
+void nvc_note_drain(int64_t bytes, double secs, int writeback);
+/* a copy of the measurements */
+void nvc_tiers_get(struct nvc_tiers *t);
+/* a sync or close quiet seconds after the process's last write (nvc_gate_phase) */
+void nvc_tiers_phase(double quiet);
 
 #endif

@@ -1,34 +1,66 @@
 /* romio-xt NVM write-behind: when caching a write pays (nvc_gate.h). */
 #include "nvc_gate.h"
 
-int nvc_gate_cache(int held_back, int64_t pending, int64_t len, int compute_seen,
+double nvc_gate_drain_cost(const struct nvc_tiers *t)
+{
+    return t->drain_bytes > 0 ? t->drain_secs * 1e9 / t->drain_bytes : 0;
+}
+
+/* rule 2: the cache is not enough cheaper than the global file system's
+ * sustained cost, measured with a write-back */
+static int not_faster(const struct nvc_tiers *t, const struct nvc_rates *r)
+{
+    double d = nvc_gate_drain_cost(t);
+    return t->writebacks > 0 && d > 0 && r->cache > 0 && r->cache * NVC_MIN_SPEEDUP > d;
+}
+
+/* rule 3: the backlog would outlast the latest compute phase */
+static int backlogged(const struct nvc_tiers *t, int64_t pending, int64_t len)
+{
+    double d = nvc_gate_drain_cost(t);
+    return pending > 0 && d > 0 && t->compute_s > 0 &&
+        (double) (pending + len) * d * 1e-9 > t->compute_s;
+}
+
+int nvc_gate_cache(int held_back, int64_t pending, int64_t len, const struct nvc_tiers *t,
                    struct nvc_rates *r)
 {
     if (len <= 0)
         return NVC_GATE_DIRECT;
-    if (held_back)
+    if (held_back || !r)
         return NVC_GATE_CACHE;
-    if (pending > 0)
-        return NVC_GATE_DIRECT;
-    if (!r)
+    if (t->no_compute)
+        return NVC_GATE_NO_COMPUTE;
+    if (not_faster(t, r)) {
+        if (++r->since_recache < NVC_RECACHE)
+            return NVC_GATE_NOT_FASTER;
+        r->since_recache = 0;
         return NVC_GATE_CACHE;
-    if (!compute_seen)
-        return NVC_GATE_DIRECT; /* the copy back could not hide: no probe either */
-    if (r->ndirect < NVC_WARMUP)
-        return NVC_GATE_DIRECT; /* time the global file first */
-    int faster = r->cache > 0 && r->cache * NVC_MIN_SPEEDUP <= r->direct;
-    if (r->cache <= 0 || ++r->since_probe >= NVC_REPROBE) {
-        r->since_probe = 0;     /* time the cache */
-        return faster ? NVC_GATE_CACHE : NVC_GATE_PROBE;
     }
-    return faster ? NVC_GATE_CACHE : NVC_GATE_DIRECT;
+    return backlogged(t, pending, len) ? NVC_GATE_BUSY : NVC_GATE_CACHE;
 }
 
-int64_t nvc_probe_bytes(int64_t len)
+void nvc_gate_phase(struct nvc_tiers *t, double quiet)
 {
-    int64_t p = len / 8 < NVC_PROBE_MIN ? NVC_PROBE_MIN
-        : len / 8 > NVC_PROBE_MAX ? NVC_PROBE_MAX : len / 8;
-    return p < len ? p : len;
+    t->no_compute = quiet < NVC_FLUSH_QUIET_S;
+    if (!t->no_compute)
+        t->compute_s = quiet;
+}
+
+const char *nvc_gate_text(int way)
+{
+    switch (way) {
+    case NVC_GATE_NO_COMPUTE:
+        return "write-through: no compute phase before the last sync or close";
+    case NVC_GATE_NOT_FASTER:
+        return "write-through: the cache is not faster than the file system's sustained rate";
+    case NVC_GATE_BUSY:
+        return "write-through: the backlog would outlast the last compute phase";
+    case NVC_GATE_CACHE:
+        return "cache";
+    default:
+        return "write-through";
+    }
 }
 
 int nvc_rate_class(int64_t len)
@@ -40,18 +72,17 @@ int nvc_rate_class(int64_t len)
     return c;
 }
 
-void nvc_rate_note(struct nvc_rates *r, int cached, int64_t len, double seconds)
+void nvc_rate_note(struct nvc_rates *r, int64_t len, double seconds)
 {
     if (len <= 0 || seconds < 0)
         return;
-    double x = seconds * 1e9 / (double) len, *rate = cached ? &r->cache : &r->direct;
-    if (*rate <= 0 || x < *rate)
-        *rate = x;
-    else if (x > *rate * (1 + NVC_RATE_DRIFT))
-        *rate *= 1 + NVC_RATE_DRIFT;
+    double x = seconds * 1e9 / (double) len;
+    if (r->cache <= 0 || x < r->cache)
+        r->cache = x;
+    else if (x > r->cache * (1 + NVC_RATE_DRIFT))
+        r->cache *= 1 + NVC_RATE_DRIFT;
     else
-        *rate = x;
-    r->ndirect += !cached;
+        r->cache = x;
 }
 
 int64_t nvc_queue_pending(const struct nvc_queue *q)

@@ -126,58 +126,58 @@ static void finish_write(ADIO_File fd, MPI_Datatype dt, int fpt, int64_t off, in
     xt_call_done(fd, fpt, off + len, -1, status, dt, len);
 }
 
-/* per process, by size class: how fast the global file and the cache take
- * writes (nvc_gate.h) */
+/* per process: the cache tier's cost by size class and the global file
+ * system's sustained cost and compute phases (nvc_gate.h) */
 static pthread_mutex_t rates_mu = PTHREAD_MUTEX_INITIALIZER;
 static struct nvc_rates rates[NVC_RATE_CLASSES];
 
-#define NVC_RATE_SAMPLE 4     /* before a compute phase: every 4th direct write timed */
-
-/* a sample of n bytes for the class of a write of len bytes */
-static void note_rate(int64_t len, int cached, int64_t n, double secs)
+/* a cache write of len bytes took secs */
+static void note_rate(int64_t len, double secs)
 {
     pthread_mutex_lock(&rates_mu);
-    nvc_rate_note(&rates[nvc_rate_class(len)], cached, n, secs);
+    nvc_rate_note(&rates[nvc_rate_class(len)], len, secs);
     pthread_mutex_unlock(&rates_mu);
 }
 
-/* this process called MPI_File_sync or MPI_File_close after a quiet phase
- * (nvc_gate.h, rule 0): from now on writes may be cached, and a sync thread
- * flushes behind writes that went straight through */
-static int seen_quiet;
-
-/* nothing of this file was ever cached: no write is held back by its
- * flush policy, and this process has not yet seen a compute phase (then the
- * gate sends every write straight through, nvc_gate.h; seen_quiet is never
- * reset), so no item is pending either */
-static int never_cached(const struct nvc_state *st)
+/* a compute phase was seen: a sync thread may flush behind direct writes */
+static int compute_seen(void)
 {
-    return st->flush == &nvc_flush_policies[XT_H_E10_CACHE_FLUSH_flush_immediate] &&
-        !st->always && !__atomic_load_n(&seen_quiet, __ATOMIC_RELAXED);
+    struct nvc_tiers t;
+    nvc_tiers_get(&t);
+    return t.compute_s > 0;
+}
+
+/* the gate's latest answer, for MPI_File_get_info (e10_cache_gate) and the
+ * stats; set when it changes */
+static void publish_gate(struct nvc_state *st, ADIO_File fd, int way)
+{
+    way = way == NVC_GATE_DIRECT ? st->gate : way;
+    if (way == st->gate)
+        return;
+    st->gate = way;
+    if (fd->info != MPI_INFO_NULL)
+        ADIOI_Info_set(fd->info, "e10_cache_gate", nvc_gate_text(way));
 }
 
 /* where this write goes (nvc_gate.h); counts why not to the cache */
 static int worth_caching(struct nvc_state *st, ADIO_File fd, int64_t len)
 {
-    if (never_cached(st)) {     /* the gate's answer, without its two locks */
-        xt_count(fd, XT_LAYER_nvc, NVC_C_DIRECT_NO_COMPUTE, 1);
-        return NVC_GATE_DIRECT;
-    }
     pthread_mutex_lock(&st->mu);
     int64_t pending = nvc_queue_pending(&st->q);
     pthread_mutex_unlock(&st->mu);
     int held = st->flush != &nvc_flush_policies[XT_H_E10_CACHE_FLUSH_flush_immediate];
+    struct nvc_tiers tiers;
+    nvc_tiers_get(&tiers);
     pthread_mutex_lock(&rates_mu);
-    int compute = __atomic_load_n(&seen_quiet, __ATOMIC_RELAXED);
-    int way = nvc_gate_cache(held, pending, len, compute,
+    int way = nvc_gate_cache(held, pending, len, &tiers,
                              st->always ? NULL : &rates[nvc_rate_class(len)]);
     pthread_mutex_unlock(&rates_mu);
-    if (way == NVC_GATE_DIRECT && len > 0)
-        xt_count(fd, XT_LAYER_nvc, pending ? NVC_C_DIRECT_BUSY : !compute ?
-                 NVC_C_DIRECT_NO_COMPUTE : NVC_C_DIRECT_SLOWER, 1);
-    return way;
+    publish_gate(st, fd, way);
+    if (way == NVC_GATE_NO_COMPUTE || way == NVC_GATE_NOT_FASTER || way == NVC_GATE_BUSY)
+        xt_count(fd, XT_LAYER_nvc, way == NVC_GATE_BUSY ? NVC_C_DIRECT_BUSY :
+                 way == NVC_GATE_NO_COMPUTE ? NVC_C_DIRECT_NO_COMPUTE : NVC_C_DIRECT_SLOWER, 1);
+    return way == NVC_GATE_CACHE ? NVC_GATE_CACHE : NVC_GATE_DIRECT;
 }
-
 
 /* the sync threads (when asked), the cache file (when caching); falls back
  * to writing straight through when they cannot be had */
@@ -214,30 +214,6 @@ static void note_write(struct nvc_state *st)
     pthread_mutex_unlock(&st->mu);
 }
 
-/* a probe (nvc_gate.h), after the whole write went straight to the global
- * file: its first nvc_probe_bytes(len) bytes are appended to the cache file,
- * timed (counted in probe_bytes and cache_write_usec), and the record is marked synced at once (romio-xt-recover skips
- * it).  Nothing is queued or copied back, so nothing is left for the next
- * collective call, sync or close (queueing the probed piece and writing
- * only the rest straight through would copy back 1 MiB per 8 MiB write,
- * 4-6 ms per process in the no-harm grid's cold write cells). */
-static void probe(struct nvc_state *st, ADIO_File fd, const void *buf, int64_t off, int64_t len)
-{
-    int64_t p = nvc_probe_bytes(len), rec = 0;
-    double t0 = xt_now();
-    int rc = nvc_file_append(st->cfd, &st->tail, buf, off, p, p, &rec);
-    double secs = xt_now() - t0;
-    if (!rc)
-        rc = nvc_file_mark_synced(st->cfd, rec);
-    if (rc) {
-        nvc_fall_back(st, NVC_C_FB_SPACE, "cannot write the cache file", -rc);
-        return;
-    }
-    note_rate(len, 1, p, secs);
-    xt_count(fd, XT_LAYER_nvc, NVC_C_PROBE_BYTES, p);
-    xt_count(fd, XT_LAYER_nvc, NVC_C_CACHE_USEC, (int64_t) (secs * 1e6));
-}
-
 static void ADIOI_NVC_WriteContig(ADIO_File fd, const void *buf, int count, MPI_Datatype dt,
                                   int fpt, ADIO_Offset offset, ADIO_Status * status,
                                   int *error_code)
@@ -249,14 +225,16 @@ static void ADIOI_NVC_WriteContig(ADIO_File fd, const void *buf, int count, MPI_
     /* strict: independent writes go straight to the global file */
     int way = ours && (st->in_coll || !st->lock->write_through) ? worth_caching(st, fd, len)
         : NVC_GATE_DIRECT;
-    int threads = way == NVC_GATE_CACHE || __atomic_load_n(&seen_quiet, __ATOMIC_RELAXED);
-    int cache = ours && started(st, fd, threads, way != NVC_GATE_DIRECT) &&
+    int threads = way == NVC_GATE_CACHE || (ours && compute_seen());
+    int cache = ours && started(st, fd, threads, way == NVC_GATE_CACHE) &&
         way == NVC_GATE_CACHE;
+    if (ours)
+        st->wrote = 1;
     if (cache) {
         double secs;
         int rc = cache_write(st, fd, buf, off, len, &secs);
         if (rc == 0) {
-            note_rate(len, 1, len, secs);
+            note_rate(len, secs);
             note_write(st);
             xt_note_absorbed(fd);   /* the sync threads note the real requests */
             finish_write(fd, dt, fpt, off, len, status);
@@ -268,20 +246,10 @@ static void ADIOI_NVC_WriteContig(ADIO_File fd, const void *buf, int count, MPI_
     if (fd->atomicity)
         xt_count(fd, XT_LAYER_nvc, NVC_C_FB_ATOMIC, 1);
     xt_count(fd, XT_LAYER_nvc, NVC_C_BYTES_DIRECT, len);
-    if (!never_cached(st))
+    if (st->cfd >= 0)           /* this process's cached data under the write goes first */
         settle_range(st, off, len);
-    /* the direct rate from every write, or before any compute phase (no
-     * gate asks yet) from every NVC_RATE_SAMPLE-th: two clock reads */
-    int timed = ours && (!never_cached(st) || st->direct_writes++ % NVC_RATE_SAMPLE == 0);
-    double t0 = timed ? xt_now() : 0;
     xt_lower(fd, XT_LAYER_nvc)->ADIOI_xxx_WriteContig(fd, buf, count, dt, fpt, offset, status,
                                                     error_code);
-    if (ours && *error_code == MPI_SUCCESS) {
-        if (timed)
-            note_rate(len, 0, len, xt_now() - t0);
-        if (way == NVC_GATE_PROBE && !st->direct && st->cfd >= 0)
-            probe(st, fd, buf, off, len);
-    }
     if (ours)
         note_write(st);
 }
@@ -350,14 +318,16 @@ static void ADIOI_NVC_WriteStrided(ADIO_File fd, const void *buf, int count, MPI
     nvc_bypass_end(st, direct);
 }
 
-/* MPI_File_sync or close: a compute phase since the last write?  (nvc_gate.h
- * rule 0: from then on writes may be cached) */
+/* MPI_File_sync or close after writes: was there a compute phase since the
+ * last one?  (nvc_gate.h rule 1) */
 static void nvc_note_quiet(struct nvc_state *st)
 {
     pthread_mutex_lock(&st->mu);
-    if (st->last_write > 0 && xt_coarse_now() - st->last_write >= NVC_FLUSH_QUIET_S)
-        __atomic_store_n(&seen_quiet, 1, __ATOMIC_RELAXED);
+    double quiet = st->wrote && st->last_write > 0 ? xt_coarse_now() - st->last_write : -1;
+    st->wrote = 0;
     pthread_mutex_unlock(&st->mu);
+    if (quiet >= 0)
+        nvc_tiers_phase(quiet);
 }
 
 /* close is collective, and a rank's cache holds other ranks' data
@@ -382,7 +352,12 @@ static void ADIOI_NVC_Flush(ADIO_File fd, int *error_code)
     nvc_note_quiet(st);
     nvc_drain(st, SIZE_MAX);
     int err = nvc_take_error(st);
+    double t0 = xt_now();
     xt_lower(fd, XT_LAYER_nvc)->ADIOI_xxx_Flush(fd, error_code);
+    /* the write-back of what the threads copied is part of the global file
+     * system's sustained cost (only where nothing went straight through) */
+    if (st->cfd >= 0 && !xt_slot_of(fd, XT_LAYER_nvc)->counters[NVC_C_BYTES_DIRECT])
+        nvc_note_drain(0, xt_now() - t0, 1);
     pthread_mutex_lock(&st->mu);
     if (st->last_write > 0)
         st->last_write = xt_coarse_now();    /* a close right after a long sync: no compute */
@@ -455,6 +430,11 @@ static void nvc_report(ADIO_File fd, void *state, struct xt_json *j)
     xt_json_str(j, "flush", xt_hint(fd, XT_H_E10_CACHE_FLUSH)->s);
     xt_json_int(j, "threads", xt_hint(fd, XT_H_E10_CACHE_THREADS)->i);
     xt_json_int(j, "chunk", st->chunk);
+    xt_json_str(j, "gate", nvc_gate_text(st->gate));
+    struct nvc_tiers t;
+    nvc_tiers_get(&t);
+    xt_json_num(j, "fs_sustained_ns_per_byte", nvc_gate_drain_cost(&t));
+    xt_json_num(j, "last_compute_seconds", t.compute_s);
 }
 
 const struct xt_layer nvc_layer = {

@@ -12,6 +12,34 @@
 #include <time.h>
 #include <unistd.h>
 
+/* per process, all files: the global file system's sustained cost and the
+ * compute phases (nvc_gate.h); any thread */
+static pthread_mutex_t tiers_mu = PTHREAD_MUTEX_INITIALIZER;
+static struct nvc_tiers tiers;
+
+void nvc_note_drain(int64_t bytes, double secs, int writeback)
+{
+    pthread_mutex_lock(&tiers_mu);
+    tiers.drain_bytes += (double) bytes;
+    tiers.drain_secs += secs;
+    tiers.writebacks += writeback;
+    pthread_mutex_unlock(&tiers_mu);
+}
+
+void nvc_tiers_get(struct nvc_tiers *t)
+{
+    pthread_mutex_lock(&tiers_mu);
+    *t = tiers;
+    pthread_mutex_unlock(&tiers_mu);
+}
+
+void nvc_tiers_phase(double quiet)
+{
+    pthread_mutex_lock(&tiers_mu);
+    nvc_gate_phase(&tiers, quiet);
+    pthread_mutex_unlock(&tiers_mu);
+}
+
 static int64_t usec(double seconds)
 {
     return (int64_t) (seconds * 1e6);
@@ -54,7 +82,10 @@ static void flush_behind(struct nvc_state *st, int gfd)
     if (fdatasync(gfd) != 0) {
         /* MPI_File_sync's own flush reports it */
     }
-    xt_count(st->fd, XT_LAYER_nvc, NVC_C_SYNC_USEC, usec(xt_now() - t0));
+    double secs = xt_now() - t0;
+    xt_count(st->fd, XT_LAYER_nvc, NVC_C_SYNC_USEC, usec(secs));
+    if (!xt_slot_of(st->fd, XT_LAYER_nvc)->counters[NVC_C_BYTES_DIRECT])
+        nvc_note_drain(0, secs, 1);     /* the copies' write-back (nvc_gate.h) */
     pthread_mutex_lock(&st->mu);
 }
 
@@ -83,7 +114,10 @@ static void sync_taken(struct nvc_state *st, long idx, char *buf)
 
     double t0 = xt_now();
     int rc = buf ? sync_item(st, &it, gfd, nth, buf) : -ENOMEM;
-    xt_count(st->fd, XT_LAYER_nvc, NVC_C_SYNC_USEC, usec(xt_now() - t0));
+    double secs = xt_now() - t0;
+    xt_count(st->fd, XT_LAYER_nvc, NVC_C_SYNC_USEC, usec(secs));
+    if (!rc)
+        nvc_note_drain(it.len, secs, 0);
     xt_count(st->fd, XT_LAYER_nvc, rc ? NVC_C_SYNC_ERRORS : NVC_C_BYTES_SYNCED, rc ? 1 : it.len);
     if (!rc)
         xt_note_request_async(st->fd, 1, it.len);

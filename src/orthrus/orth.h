@@ -83,6 +83,8 @@ enum { ORTH_RIDE_NO, ORTH_RIDE_FIRST, ORTH_RIDE_ON };
  * description and local time) */
 struct orth_quiet {
     int left;                   /* calls of the run still to come (agreed) */
+    int cand;                   /* the rotation index that runs them: home, or the chosen
+                                 * winner that communicates nothing (orth_sel_free) */
     /* a riding run: home is not the winner, but core_first or disk_first
      * (they end each call with an error agreement over the file's processes):
      * each call runs it and its record (the description, its time) is reduced
@@ -117,6 +119,7 @@ struct orth_state {
     MPI_Comm node;              /* the processes sharing this node (orth_nodes) */
     int nnodes;                 /* (orth_nodes) */
     int64_t bypassed;           /* calls passed to the stock routine unexamined */
+    int from_memory;            /* patterns adopted from the job's earlier files (orth_memo.c) */
     int64_t runs[ORTH_NCANDS];  /* calls run per orth_cands index */
     struct orth_vb *vb;         /* view_based's state (orth_vb.h), NULL when not used */
     uint64_t view_gen;          /* set_views seen */
@@ -194,5 +197,13 @@ void orth_two_phase(struct orth_call *c, int *err);
 void orth_core_first(struct orth_call *c, int *err);
 void orth_disk_first(struct orth_call *c, int *err);
 void orth_view_based(struct orth_call *c, int *err);
+/* a trial's first call, starting with a piece (orth_piece.c): candidate cand
+ * (orth_cands index) runs the piece; when it took (slowest rank, *piece)
+ * longer than limit seconds, home (orth_cands index) runs the rest and 1 is
+ * returned, else cand runs the rest.  Collective. */
+int orth_run_piece(struct orth_call *c, int cand, int home, double limit, double *piece,
+                   int *err);
+/* no aggregation, no communication (orth_indep.c) */
+void orth_independent(struct orth_call *c, int *err);
 
 #endif

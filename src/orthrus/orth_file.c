@@ -25,24 +25,26 @@ static const char *const *rotation_names(const struct orth_state *st, const char
     return names;
 }
 
-/* rank 0's table entries, read from the file and given to every rank */
+/* rank 0's saved winners, from the table file and then from the job's
+ * memory of earlier files (orth_memo.c), given to every rank */
 static void load_table(ADIO_File fd, struct orth_state *st)
 {
     const char *path = xt_hint(fd, XT_H_ORTH_TABLE)->s;
     char msg[700] = "";
-    if (!path[0])
-        return;
     if (xt_file(fd)->rank == 0) {
         const char *names[ORTH_MAX_CAND];
-        FILE *f = fopen(path, "r");
+        FILE *f = path[0] ? fopen(path, "r") : NULL;
         if (f && orth_table_read(f, &st->sel, rotation_names(st, names)) < 0)
             snprintf(msg, sizeof(msg), "hint romio_orthrus_table: '%s' has a malformed line; "
                      "using the %d entries before it", path, st->sel.nsig);
         if (f)
             fclose(f);
+        if (xt_hint(fd, XT_H_ORTH_MEMORY)->i == XT_H_ORTH_MEMORY_enable)
+            st->from_memory = orth_memo_adopt(&st->sel, st->rotation);
         st->sel.evictions = 0;
     }
     MPI_Bcast(&st->sel, (int) sizeof(st->sel), MPI_BYTE, 0, fd->comm);
+    MPI_Bcast(&st->from_memory, 1, MPI_INT, 0, fd->comm);
     xt_warn(fd, XT_WARN_ALL, msg[0] ? "%s" : NULL, msg);
 }
 
@@ -172,8 +174,9 @@ int orth_unexamined(const struct orth_state *st, const struct orth_sig *sig)
 }
 
 /* the quiet run's calls, reduced (r[0..n-1]), in order: each was run by
- * two_phase (home); those choose() would have passed to it unexamined are
- * counted as such */
+ * the run's candidate (home, or the chosen independent winner); those
+ * choose() would have passed to home unexamined are counted as such, and a
+ * call of another pattern than the independent winner's as a stray */
 static void replay(ADIO_File fd, struct orth_state *st, int64_t (*r)[ORTH_R_N], int n)
 {
     const struct orth_quiet *q = &st->quiet;
@@ -182,16 +185,22 @@ static void replay(ADIO_File fd, struct orth_state *st, int64_t (*r)[ORTH_R_N], 
         if (orth_red_disagree(r[i]))
             disagreement(fd, st);
         orth_sig_of(r[i], q->is_write[1 + i], &sig);
+        int cand = st->rotation[q->cand];
         if (st->forced >= 0 || orth_unexamined(st, &sig)) {
-            st->bypassed += st->forced < 0;
-            st->runs[ORTH_two_phase] += st->forced >= 0;
+            st->bypassed += st->forced < 0 && cand == ORTH_two_phase;
+            st->runs[cand] += st->forced >= 0 || cand != ORTH_two_phase;
             continue;
         }
-        st->runs[ORTH_two_phase]++;
+        st->runs[cand]++;
         struct orth_pending p = {.active = 1,.e = orth_sel_entry(&st->sel, &sig),
-            .pick = st->sel.home,.bytes = (double) sig.bytes,.t_end = q->t_end[1 + i],
+            .pick = q->cand,.bytes = (double) sig.bytes,.t_end = q->t_end[1 + i],
             .no = q->first + i
         };
+        if (q->cand != st->sel.home && p.e->cur != q->cand) {
+            orth_sel_stray(&st->sel, p.e);      /* another pattern's call: counted, not timed */
+            st->strays++;
+            continue;
+        }
         record(st, &p, (double) r[i][ORTH_R_TIME_NS] * 1e-9, r[i][ORTH_R_IO_NS]);
     }
 }
@@ -287,10 +296,13 @@ static void parse_candidates(ADIO_File fd, struct orth_state *st)
         xt_warn(fd, XT_WARN_ALL, "%s", bad);
     orth_sel_init(&st->sel, n, (int) xt_hint(fd, XT_H_ORTH_TRIALS)->i,
                   xt_hint(fd, XT_H_ORTH_THRESHOLD)->d);
-    int home = 0;
-    for (int c = 0; c < n; c++)
+    int home = 0, free = -1;
+    for (int c = 0; c < n; c++) {
         home = st->rotation[c] == ORTH_two_phase ? c : home;
+        free = st->rotation[c] == ORTH_independent ? c : free;
+    }
     orth_sel_budget(&st->sel, xt_hint(fd, XT_H_ORTH_BUDGET)->d, home);
+    orth_sel_free(&st->sel, free);
     orth_sel_io_bound(&st->sel, xt_hint(fd, XT_H_ORTH_IO_BOUND)->d);
 }
 
@@ -323,8 +335,11 @@ void orth_close(ADIO_File fd, void *state, int *err)
         memset(st->quiet.recs[0], 0, sizeof(st->quiet.recs[0]));
         orth_reduce(fd, st, r);
     }
-    if (st->forced < 0)
+    if (st->forced < 0) {
         save_table(fd, st);
+        if (xt_hint(fd, XT_H_ORTH_MEMORY)->i == XT_H_ORTH_MEMORY_enable)
+            orth_memo_save(&st->sel, st->rotation);
+    }
     if (st->log)
         fclose(st->log);
     MPI_Op_free(&st->op);
@@ -394,6 +409,7 @@ void orth_report(ADIO_File fd, void *state, struct xt_json *j)
         xt_json_str(j, NULL, orth_cands[st->rotation[c]].name);
     xt_json_close(j);
     xt_json_int(j, "stock_calls", st->bypassed);
+    xt_json_int(j, "patterns_from_memory", st->from_memory);
     xt_json_num(j, "budget", st->sel.budget);
     xt_json_int(j, "deferred_trials", st->sel.deferred);
     xt_json_int(j, "io_bound_waits", st->sel.io_waits);
@@ -402,6 +418,7 @@ void orth_report(ADIO_File fd, void *state, struct xt_json *j)
     xt_json_num(j, "trial_seconds_lost", st->sel.spent);
     xt_json_num(j, "trial_cost", st->sel.trial_cost);
     xt_json_int(j, "skipped_trials", st->sel.skipped);
+    xt_json_int(j, "cut_trials", st->sel.cut);
     xt_json_open(j, "runs", '{');
     for (int c = 0; c < orth_ncands; c++)
         xt_json_int(j, orth_cands[c].name, st->runs[c]);

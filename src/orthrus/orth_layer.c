@@ -138,21 +138,84 @@ static void describe(struct orth_call *c, struct orth_sig *sig)
  * (docs/orthrus.md). */
 #define ORTH_MIN_PIECE 1024
 
-/* 1 when the view predicts that candidate c (orth_cands index) loses by more
- * than the drop rule (only under the regret bound: budget 0 examines every
- * candidate); may make the node communicator (collective: called on every
- * rank for the same agreed trial) */
-static int predicted_slow(ADIO_File fd, struct orth_state *st, const struct orth_sig *sig,
-                          int c)
+/* the processes' bytes per process at or above which a pattern where each
+ * process accesses one range (no gap between its pieces) is left to the
+ * candidates that do not aggregate: every process already issues one large
+ * request, and aggregation can only add copies and messages (IOR's 1 MiB
+ * transfers, 2 ranks: forced view_based's first call took 0.5 s against
+ * 2 ms per two_phase call; docs/orthrus.md) */
+#define ORTH_ONE_RANGE (256 * 1024)
+
+/* each process accesses one range of at least ORTH_ONE_RANGE bytes */
+static int one_range(const struct orth_sig *sig)
+{
+    return sig->rel_offset == 0 && sig->nprocs > 0 &&
+        sig->bytes >= ORTH_ONE_RANGE * sig->nprocs;
+}
+
+/* a read whose pieces are not small and fill at least half of each
+ * process's hull: data sieving reads the hull once, at most twice the bytes,
+ * where two_phase moves most of them to an aggregator (Matrix, 2 processes,
+ * 40 calls on /dev/shm: forced independent the fastest read at 4 KiB and
+ * 256 KiB blocks; docs/orthrus.md) */
+static int dense_read(const struct orth_sig *sig)
+{
+    int64_t piece = sig->nreqs ? sig->bytes / sig->nreqs : 0;
+    return !sig->is_write && piece >= ORTH_MIN_PIECE && sig->rel_offset <= piece;
+}
+
+/* every node holds one process (may make the node communicator: collective,
+ * called on every rank for the same agreed call) */
+static int one_per_node(ADIO_File fd, struct orth_state *st)
 {
     int nprocs;
-    if (st->sel.budget <= 0 || sig->bytes >= ORTH_MIN_PIECE * sig->nreqs)
-        return 0;
-    if (c != ORTH_core_first)
-        return c == ORTH_disk_first;
     orth_nodes(fd, st);
     MPI_Comm_size(fd->comm, &nprocs);
     return st->nnodes == nprocs;
+}
+
+/* 1 when the view predicts that candidate c (orth_cands index) loses by more
+ * than the drop rule (only under the regret bound: budget 0 examines every
+ * candidate) */
+static int predicted_slow(ADIO_File fd, struct orth_state *st, const struct orth_sig *sig,
+                          int c)
+{
+    if (st->sel.budget <= 0)
+        return 0;
+    if (c == ORTH_independent)  /* a strided write is data-sieved: read-modify-write of
+                                 * its hull, other processes' bytes included, locked */
+        return sig->is_write && sig->rel_offset > 0;
+    if (c != ORTH_two_phase && one_range(sig))
+        return 1;
+    if (sig->bytes >= ORTH_MIN_PIECE * sig->nreqs)
+        return 0;
+    if (c != ORTH_core_first)
+        return c == ORTH_disk_first;
+    return one_per_node(fd, st);
+}
+
+/* 1 when the view forecasts candidate c no slower than two_phase: it
+ * accesses each process's pieces where they are, with no exchange, where
+ * two_phase moves most of the bytes to an aggregator: independent on one
+ * range per process and on dense reads, core_first where every node holds
+ * one process and the pieces are not small (orth_sel_forecast) */
+static int forecast_fast(ADIO_File fd, struct orth_state *st, const struct orth_sig *sig,
+                         int c)
+{
+    if (st->sel.budget <= 0)
+        return 0;
+    if (c == ORTH_independent)
+        return one_range(sig) || dense_read(sig);
+    return c == ORTH_core_first && sig->bytes >= ORTH_MIN_PIECE * sig->nreqs &&
+        one_per_node(fd, st);
+}
+
+/* a new pattern's forecasts (orth_sel_forecast) */
+static void forecast(ADIO_File fd, struct orth_state *st, struct orth_entry *e)
+{
+    for (int r = 0; r < st->sel.ncand; r++)
+        if (r != st->sel.home && forecast_fast(fd, st, &e->sig, st->rotation[r]))
+            orth_sel_forecast(&st->sel, e, r);
 }
 
 /* the candidate (orth_cands index) for this call, and its selection entry;
@@ -168,42 +231,69 @@ static int choose(ADIO_File fd, struct orth_state *st, const struct orth_sig *si
     if (orth_unexamined(st, sig))
         return -1;
     *e = orth_sel_entry(&st->sel, sig);
+    if ((*e)->calls == 0 && !(*e)->exams && !(*e)->adopted)
+        forecast(fd, st, *e);
+    /* also while home runs the call (the trial waits for the budget or for
+     * home's reads): a forecast candidate behind a predicted loser must not
+     * wait for it */
     for (int k = 0; k < st->sel.ncand && (*e)->phase == ORTH_EXAMINING &&
-         (*e)->cur != st->sel.home && orth_sel_pick(*e) == (*e)->cur &&
-         predicted_slow(fd, st, sig, st->rotation[(*e)->cur]); k++)
+         (*e)->cur != st->sel.home && predicted_slow(fd, st, sig, st->rotation[(*e)->cur]); k++)
         orth_sel_skip(&st->sel, *e, (*e)->cur);
     return st->rotation[orth_sel_pick(*e)];
 }
 
+/* the candidates that run a call without any reduction before it, when
+ * forced: two_phase or independent (nothing to decide) */
+static int runs_quietly(const struct orth_state *st)
+{
+    return st->forced == ORTH_two_phase || st->forced == ORTH_independent;
+}
+
+/* candidate cand (orth_cands index) runs call c; the layers below (e.g.
+ * e10_cache) are told of a collective call they do not run themselves */
+static void run_cand(ADIO_File fd, struct orth_call *c, int cand, int *err)
+{
+    int own = orth_cands[cand].run != orth_two_phase;
+    struct xt_coll xc = {.count = c->count,.dt = c->dt,.fpt = c->fpt,.off = c->off,
+        .is_write = c->is_write
+    };
+    if (own)
+        xt_coll_notify(fd, XT_LAYER_orth, &xc, 0);
+    orth_cands[cand].run(c, err);
+    if (own)
+        xt_coll_notify(fd, XT_LAYER_orth, &xc, 1);
+}
+
 /* a call of a quiet run (orth_sel_quiet), or of a file that forces
- * two_phase: two_phase runs it without a reduction; a quiet call's
- * description and local time are kept for the run's reduction (orth_reduce).
- * Returns 0 for a call that is neither. */
+ * two_phase or independent: that candidate runs it without a reduction; a
+ * quiet call's description and local time are kept for the run's reduction
+ * (orth_reduce).  Returns 0 for a call that is neither. */
 static int quiet_call(ADIO_File fd, struct orth_call *c, int *err)
 {
     struct orth_state *st = c->st;
     struct orth_quiet *q = &st->quiet;
-    if (!q->left && st->forced != ORTH_two_phase)
+    if (!q->left && !runs_quietly(st))
         return 0;
     st->ncalls++;
+    int cand = q->left ? st->rotation[q->cand] : st->forced;
     if (c->is_write)
         vb_bypassed_write(fd, 1);
     if (!q->left) {             /* forced: nothing to decide */
-        st->runs[ORTH_two_phase]++;
-        orth_two_phase(c, err);
+        st->runs[cand]++;
+        run_cand(fd, c, cand, err);
         return 1;
     }
     struct orth_desc d = { 0 };
     int64_t *r = q->recs[1 + q->n];
     local_desc(c, &d);
     desc_record(&d, r);
-    r[ORTH_R_CAND_MIN] = r[ORTH_R_CAND_MAX] = st->sel.home;
+    r[ORTH_R_CAND_MIN] = r[ORTH_R_CAND_MAX] = q->cand;
     r[ORTH_R_DIGEST_MIN] = r[ORTH_R_DIGEST_MAX] = q->digest;
     q->is_write[1 + q->n] = c->is_write;
     q->left--;
     st->quiet_calls++;
     double t0 = xt_now(), io0 = st->io;
-    orth_two_phase(c, err);
+    run_cand(fd, c, cand, err);
     q->t_end[1 + q->n] = xt_now();
     r[ORTH_R_TIME_NS] = (int64_t) ((q->t_end[1 + q->n] - t0) * 1e9);
     r[ORTH_R_IO_NS] = (int64_t) ((st->io - io0) * 1e9);
@@ -211,14 +301,17 @@ static int quiet_call(ADIO_File fd, struct orth_call *c, int *err)
     return 1;
 }
 
-/* after call c of entry e was chosen: the quiet run that follows it (only
- * when home is two_phase, the routine a quiet call runs), or the riding run
- * that starts at it (the chosen winner is core_first or disk_first) */
+/* after call c of entry e was chosen: the quiet run that follows it (run by
+ * home when home is two_phase, or by a chosen winner that communicates
+ * nothing: independent), or the riding run that starts at it (the chosen
+ * winner is core_first or disk_first) */
 static void start_quiet(struct orth_state *st, struct orth_entry *e, struct orth_call *c)
 {
     struct orth_quiet *q = &st->quiet;
-    int w = st->rotation[orth_sel_pick(e)];
-    q->left = st->rotation[st->sel.home] == ORTH_two_phase ?
+    int pick = orth_sel_pick(e), w = st->rotation[pick];
+    int free = pick == st->sel.free && pick != st->sel.home;
+    q->cand = free ? pick : st->sel.home;
+    q->left = free || st->rotation[st->sel.home] == ORTH_two_phase ?
         orth_sel_quiet(&st->sel, e, ORTH_QUIET_MAX) : 0;
     q->first = st->ncalls + 1;
     q->digest = orth_sel_digest(&st->sel);
@@ -294,11 +387,6 @@ static void run_call(ADIO_File fd, struct orth_call *c, int *err)
     }
     st->runs[cand]++;
     xt_coll_ran(fd, cand + 1);  /* two_phase, run as a fallback, says so itself */
-    /* the layers below (e.g. e10_cache) see a collective call they do not run */
-    struct xt_coll xc = {.count = c->count,.dt = c->dt,.fpt = c->fpt,.off = c->off,
-        .is_write = c->is_write
-    };
-    int own = orth_cands[cand].run != orth_two_phase;
     /* their first-use setup (made lazily, collective) is not timed as the call:
      * the node communicator, and view_based's first view exchange in the file
      * (later ones, after a new view, are part of their call) */
@@ -306,15 +394,28 @@ static void run_call(ADIO_File fd, struct orth_call *c, int *err)
         orth_nodes(fd, c->st);
     if (cand == ORTH_view_based && st->runs[cand] == 1 && vb_of(fd)->stale)
         vb_exchange(fd, vb_of(fd), 1);
-    if (own)
+    double limit = e && !big ? orth_sel_piece_limit(&st->sel, e, orth_sel_pick(e)) : 0;
+    double t0 = st->quiet.t0 = xt_now(), io0 = st->io, piece = 0;
+    int cut = 0;
+    if (big || limit > 0) {     /* the layers below are told, as by run_cand */
+        struct xt_coll xc = {.count = c->count,.dt = c->dt,.fpt = c->fpt,.off = c->off,
+            .is_write = c->is_write
+        };
         xt_coll_notify(fd, XT_LAYER_orth, &xc, 0);
-    double t0 = st->quiet.t0 = xt_now(), io0 = st->io;
-    if (big)
-        run_big(c, cand, err);
-    else
-        orth_cands[cand].run(c, err);
-    if (own)
+        if (big)
+            run_big(c, cand, err);
+        else
+            cut = orth_run_piece(c, cand, st->rotation[st->sel.home], limit, &piece, err);
         xt_coll_notify(fd, XT_LAYER_orth, &xc, 1);
+    } else
+        run_cand(fd, c, cand, err);
+    if (cut) {                  /* counted, charged and logged now, from the agreed piece time */
+        struct orth_pending p = {.active = 1,.e = e,.pick = orth_sel_pick(e),
+            .bytes = (double) sig.bytes,.t_end = xt_now(),.no = st->ncalls
+        };
+        orth_log_call(st, &p, piece, ORTH_EXAMINING, orth_sel_cut(&st->sel, e, p.pick, piece));
+        return;
+    }
     if (!e || c->ride)          /* a riding call is recorded at its end */
         return;
     /* timed now, recorded when the next call (or the close) reduces it */

@@ -108,6 +108,18 @@ void orth_sel_init(struct orth_sel *s, int ncand, int trials, double threshold)
     s->trial_cost = ORTH_TRIAL_COST;
     s->io_bound = 0.5;
     s->last = -1;
+    s->free = -1;
+}
+
+void orth_sel_free(struct orth_sel *s, int c)
+{
+    s->free = c >= 0 && c < s->ncand ? c : -1;
+}
+
+void orth_sel_forecast(struct orth_sel *s, struct orth_entry *e, int c)
+{
+    (void) s;
+    e->forecast[c] = 1;
 }
 
 void orth_sel_io_bound(struct orth_sel *s, double share)
@@ -142,11 +154,17 @@ static double home_total(const struct orth_sel *s)
 
 /* a trial of candidate c of e in home calls: its own calls' rate when it ran
  * in this examination (a candidate faster than home costs nothing, and its
- * next rounds need not wait for a slower one's estimate), else trial_cost */
+ * next rounds need not wait for a slower one's estimate: the budget grows
+ * with the gain its first trial shows), else the view's forecast, else
+ * trial_cost */
 static double trial_cost(const struct orth_sel *s, const struct orth_entry *e, int c, double ref)
 {
     const struct orth_window *w = &e->exam[c];
-    return w->n && w->bytes > 0 ? e->sig.bytes / window_tput(w) / ref : s->trial_cost;
+    /* a forecast candidate's second call (the drop rule's shield) too */
+    if (e->forecast[c] > 0 && w->n < 2 && e->exams + e->adopted == 0)
+        return e->forecast[c];
+    return w->n && w->bytes > 0 ? e->sig.bytes / window_tput(w) / ref :
+        e->forecast[c] > 0 ? e->forecast[c] : s->trial_cost;
 }
 
 /* one more trial of `cost` home calls fits the regret bound */
@@ -215,8 +233,8 @@ static void postpone(struct orth_sel *s, struct orth_entry *e)
 }
 
 /* a chosen pattern with postponed candidates: a re-examination of them, the
- * winner and home once one trial (at the trials' estimate) fits the bound;
- * returns 1 when it started */
+ * winner and home (unless dropped) once one trial (at the trials' estimate)
+ * fits the bound; returns 1 when it started */
 static int retry(struct orth_sel *s, struct orth_entry *e)
 {
     int any = 0;
@@ -225,9 +243,11 @@ static int retry(struct orth_sel *s, struct orth_entry *e)
     double ref = home_time(s, e);
     if (!any || ref <= 0 || !fits(s, e, s->trial_cost, ref))
         return 0;
-    int keep[ORTH_MAX_CAND];
+    /* home, dropped from the examination as too slow, is not run again: its
+     * rate is known (a 40-call job cannot afford its calls twice) */
+    int keep[ORTH_MAX_CAND], home_in = e->out[s->home] != ORTH_DROPPED;
     for (int c = 0; c < ORTH_MAX_CAND; c++)
-        keep[c] = c == s->home || c == e->winner || e->out[c] == ORTH_POSTPONED;
+        keep[c] = (c == s->home && home_in) || c == e->winner || e->out[c] == ORTH_POSTPONED;
     start_examination(s, e);
     for (int c = 0; c < s->ncand; c++)
         e->out[c] = keep[c] ? e->out[c] : ORTH_DROPPED;
@@ -241,7 +261,25 @@ static int retry(struct orth_sel *s, struct orth_entry *e)
 static int io_waiting(const struct orth_sel *s, const struct orth_entry *e)
 {
     return s->io_bound < 1 && !e->sig.is_write && e->phase == ORTH_EXAMINING &&
-        e->cur != s->home && (e->io_share < 0 || e->io_share >= s->io_bound);
+        e->cur != s->home && e->forecast[e->cur] <= 0 &&
+        (e->io_share < 0 || e->io_share >= s->io_bound);
+}
+
+/* a read trial that waits for home's reads is postponed while a forecast
+ * candidate of the examination can go on (a forecast trial does not wait):
+ * a short job must not run home for the I/O-bound check first */
+static void postpone_io(struct orth_sel *s, struct orth_entry *e)
+{
+    while (io_waiting(s, e)) {
+        int other = 0;
+        for (int c = 0; c < s->ncand; c++)
+            other |= c != e->cur && c != s->home && !e->out[c] && e->forecast[c] > 0;
+        if (!other)
+            return;
+        e->out[e->cur] = ORTH_POSTPONED;
+        s->postponed++;
+        advance(s, e, e->cur, candidates_in(s, e));
+    }
 }
 
 struct orth_entry *orth_sel_entry(struct orth_sel *s, const struct orth_sig *sig)
@@ -268,9 +306,10 @@ struct orth_entry *orth_sel_entry(struct orth_sel *s, const struct orth_sig *sig
         start_examination(s, e);
     }
     e->last_use = s->clock;
-    /* io_waiting is asked once: when it is false, postpone() can only move
-     * cur on (home, or another candidate with the same pattern's io_share) or
-     * end the examination, and it stays false */
+    /* io_waiting is asked once (after postpone_io): when it is false,
+     * postpone() can only move cur on (home, or another candidate with the
+     * same pattern's io_share) or end the examination, and it stays false */
+    postpone_io(s, e);
     int wait = io_waiting(s, e);
     if (!wait)
         postpone(s, e);
@@ -378,10 +417,15 @@ static int drop_slow(const struct orth_sel *s, struct orth_entry *e)
         if (e->exam[c].fast > best)
             best = e->exam[c].fast;
     /* the first call of a new pattern pays its first-use costs (buffers,
-     * page cache, connections): its candidate needs a second call to go */
-    int first = e->exams + e->adopted == 0 ? 0 : -1;
+     * page cache, connections): its candidate needs a second call to go; so
+     * does a forecast candidate in the pattern's first examination whose
+     * call was less than twice the drop rule slower (one noisy call must not
+     * undo the forecast; a candidate far off was forecast wrong) */
+    int fresh = e->exams + e->adopted == 0, first = fresh ? 0 : -1;
     for (int c = 0; c < s->ncand; c++) {
-        if (e->exam[c].n > (c == first) && e->exam[c].fast * ORTH_DROP <= best)
+        int shield = c == first ||
+            (fresh && e->forecast[c] > 0 && e->exam[c].fast * 2 * ORTH_DROP > best);
+        if (e->exam[c].n > shield && e->exam[c].fast * ORTH_DROP <= best)
             e->out[c] = e->out[c] ? e->out[c] : ORTH_DROPPED;
         left += !e->out[c];
     }
@@ -537,6 +581,9 @@ void orth_sel_stray(struct orth_sel *s, struct orth_entry *e)
 int orth_sel_quiet(const struct orth_sel *s, const struct orth_entry *e, int kmax)
 {
     kmax = kmax < s->streak ? kmax : (int) s->streak;
+    if (kmax > 0 && e->phase == ORTH_CHOSEN && e->run == s->free && e->run != s->home &&
+        !e->probation && steady(s, e))
+        return kmax;
     if (kmax <= 0 || e->run != s->home || !steady(s, e) || e->baseline > 0)
         return 0;
     if (e->phase == ORTH_CHOSEN)
@@ -570,6 +617,28 @@ int orth_sel_skip(struct orth_sel *s, struct orth_entry *e, int c)
     return ended;
 }
 
+double orth_sel_piece_limit(const struct orth_sel *s, const struct orth_entry *e, int c)
+{
+    double ref = home_time(s, e);
+    if (s->budget <= 0 || e->phase != ORTH_EXAMINING || c == s->home || c != e->cur ||
+        e->exam[c].n || e->forecast[c] > 0 || ref <= 0)
+        return 0;
+    return 2 * trial_cost(s, e, c, ref) * ref / ORTH_PIECE_DIV;
+}
+
+int orth_sel_cut(struct orth_sel *s, struct orth_entry *e, int c, double piece_secs)
+{
+    double ref = home_time(s, e);
+    e->calls++;
+    e->exam_time += piece_secs;
+    s->spent += piece_secs - ref / ORTH_PIECE_DIV;
+    s->cut++;
+    e->out[c] = ORTH_DROPPED;
+    int ended = c == e->cur ? advance(s, e, c, candidates_in(s, e)) : 0;
+    e->run = orth_sel_affordable(s, e) ? e->cur : s->home;
+    return ended;
+}
+
 int64_t orth_sel_digest(const struct orth_sel *s)
 {
     uint64_t h = 1469598103934665603ULL;
@@ -578,7 +647,8 @@ int64_t orth_sel_digest(const struct orth_sel *s)
         int64_t v[] = { e->sig.bytes, e->sig.nreqs, e->phase, e->cur, e->run, e->trial, e->winner,
             e->mon.n, e->calls, (int64_t) e->last_use, e->backoff, e->probation, e->reverts,
             e->baseline, e->io_share < 0 ? -1 : e->io_share >= s->io_bound, e->io_n,
-            e->lost[0] | e->lost[1] << 8 | e->lost[2] << 16 | (int64_t) e->lost[3] << 24
+            e->lost[0] | e->lost[1] << 8 | e->lost[2] << 16 | (int64_t) e->lost[3] << 24 |
+                (int64_t) e->lost[4] << 32
         };
         for (size_t k = 0; k < sizeof(v) / sizeof(v[0]); k++)
             h = (h ^ (uint64_t) v[k]) * 1099511628211ULL;

@@ -8,7 +8,7 @@
 #include <stdint.h>
 #include <stdio.h>
 
-#define ORTH_MAX_CAND 4
+#define ORTH_MAX_CAND 5
 #define ORTH_MAX_SIG 16
 /* the share of home's time in file reads, over its calls of a read pattern,
  * is taken every this many calls (orth_select.c, orth_sel_io_bound) */
@@ -48,6 +48,9 @@ struct orth_entry {
                                  * (orth_select.c) */
     int lost[ORTH_MAX_CAND];    /* times each won and was then re-examined away */
     double tput[ORTH_MAX_CAND]; /* last examination's throughputs (B/s) */
+    /* the view's forecast (orth_sel_forecast): a candidate's first trial
+     * budgeted at this many home calls (0: no forecast, the trials' estimate) */
+    double forecast[ORTH_MAX_CAND];
     int winner;                 /* the last examination's winner (-1: none yet) */
     double winner_avg;          /* the winner's examination throughput */
     struct orth_window mon;     /* monitoring window of the winner */
@@ -87,6 +90,8 @@ struct orth_sel {
      * pattern's first calls) */
     double budget;
     int home;
+    int free;                   /* the candidate that communicates nothing (independent):
+                                 * a chosen winner runs quiet runs too (-1: none) */
     double spent;               /* seconds the trials took beyond home's rate (< 0: gained) */
     double trial_cost;          /* a trial's estimate in home calls: 2, or the slowest trial's */
     int64_t skipped;            /* trials left out on the view's prediction (orth_sel_skip) */
@@ -96,6 +101,7 @@ struct orth_sel {
     int64_t postponed;          /* trials postponed: they did not fit the bound while
                                  * another candidate could go on */
     int64_t retries;            /* re-examinations of postponed candidates */
+    int64_t cut;                /* trials cut after their first piece (orth_sel_cut) */
     double io_bound;            /* the share of home's time in reads that makes them wait */
     uint64_t clock;
     int64_t evictions;
@@ -139,7 +145,9 @@ void orth_sel_io(struct orth_sel *s, struct orth_entry *e, int c, double io, dou
  * while home is e's chosen winner; while
  * a trial waits for the regret bound, the calls until it is predicted
  * affordable at home's rate (so it runs at the same call as without the
- * run); 0 in an examination's own turns and before home's rate is known. */
+ * run); 0 in an examination's own turns and before home's rate is known.
+ * The same for the chosen winner that communicates nothing (orth_sel_free):
+ * up to kmax calls, it runs them without a reduction. */
 int orth_sel_quiet(const struct orth_sel *s, const struct orth_entry *e, int kmax);
 /* 1 when the calls after this one of e may run e's chosen winner (not home)
  * before their signature is known (a riding run: each call's record rides
@@ -152,6 +160,28 @@ void orth_sel_stray(struct orth_sel *s, struct orth_entry *e);
  * lose by more than the drop rule); when it was next, the examination moves
  * on.  Returns 1 when that ended the examination. */
 int orth_sel_skip(struct orth_sel *s, struct orth_entry *e, int c);
+/* the view forecasts that candidate c of e's new pattern is no slower than
+ * home: its first trial is budgeted at one home call (it runs at once, once
+ * home's rate is known) and, for reads, does not wait for home's reads
+ * (orth_sel_io_bound); its own calls' rate decides after that */
+void orth_sel_forecast(struct orth_sel *s, struct orth_entry *e, int c);
+/* A candidate's first trial in an examination (unless forecast) starts with
+ * a piece: 1/ORTH_PIECE_DIV of each process's data; when the piece took
+ * longer than twice its share of the time the trial was budgeted at (a
+ * piece carries the call's fixed costs), home runs the rest of the call and
+ * the candidate is cut (orth_sel_cut).  So a pathologically slow candidate
+ * costs a piece, not a whole call. */
+#define ORTH_PIECE_DIV 8
+/* the longest a piece of candidate c's next call of e may take (seconds),
+ * or 0 when the call is not to start with a piece */
+double orth_sel_piece_limit(const struct orth_sel *s, const struct orth_entry *e, int c);
+/* c's trial was cut after a piece of piece_secs (the slowest rank's): c
+ * leaves the examination, the call is counted and charged as the piece
+ * plus home's time for the rest.  Returns 1 when that ended the examination. */
+int orth_sel_cut(struct orth_sel *s, struct orth_entry *e, int c, double piece_secs);
+/* candidate c (rotation index) communicates nothing: when it is e's chosen
+ * winner, its calls run in quiet runs like home's (orth_sel_quiet) */
+void orth_sel_free(struct orth_sel *s, int c);
 /* a digest of everything that decides future calls (phases, candidates,
  * counters, table order): equal on all ranks when they agree */
 /* an entry for sig chosen without an examination (from a saved table):
@@ -183,5 +213,18 @@ int orth_table_write(FILE *f, const struct orth_sel *s, const char *const *names
 /* adds the lines whose winner is in the rotation, as chosen entries without
  * an examination; returns the number of entries added, -1 on a malformed line */
 int orth_table_read(FILE *f, struct orth_sel *s, const char *const *names);
+
+/* The job's memory of winners across files (orth_memo.c): process-global,
+ * used only inside MPI_File_open/close (ROMIO's global critical section).
+ * rot[0..ncand-1] names the rotation (orth_cands indices); entries of
+ * another rotation are never adopted. */
+#define ORTH_MEMO_MAX 64
+/* remembers s's chosen patterns (not those on probation) */
+void orth_memo_save(const struct orth_sel *s, const int *rot);
+/* adopts the remembered patterns s does not know (orth_sel_adopt); returns
+ * how many */
+int orth_memo_adopt(struct orth_sel *s, const int *rot);
+/* forgets everything (unit tests) */
+void orth_memo_clear(void);
 
 #endif

@@ -18,6 +18,11 @@
  *   --locked           rank 1 checks with fcntl that rank 0's cached range is
  *                      write-locked until rank 0's MPI_File_sync (coherent)
  *   --verify           only verify FILE (rank 0)
+ *   --compute=S        S seconds of "compute" (a sleep) between the writes and
+ *                      MPI_File_sync
+ *   --twice            then the same again into FILE.2 in the same job
+ * Rank 0 prints "GATE <file>: <e10_cache_gate>" from MPI_File_get_info
+ * before each close.
  * Every byte of the final file is t_pattern(offset, 5); rank 0 checks it after
  * sync and after close. */
 #include "../mpi/common.h"
@@ -216,11 +221,48 @@ static void check_locked(const char *path, MPI_File fh)
     }
 }
 
+/* rank 0: the e10_cache gate's latest answer, as MPI_File_get_info shows it */
+static void print_gate(MPI_File fh, const char *path)
+{
+    MPI_Info info;
+    char val[256] = "";
+    int found = 0;
+    MPI_File_get_info(fh, &info);
+    MPI_Info_get(info, "e10_cache_gate", sizeof(val) - 1, val, &found);
+    MPI_Info_free(&info);
+    if (rank == 0)
+        printf("GATE %s: %s\n", path, found ? val : "(none)");
+}
+
+/* the pattern into path again in the same job: open, write, compute, sync,
+ * close, check */
+static void write_again(const char *path, const char *pat, long long size, double compute)
+{
+    MPI_File fh;
+    if (rank == 0)
+        unlink(path);
+    MPI_Barrier(MPI_COMM_WORLD);
+    T_MPI(MPI_File_open(MPI_COMM_WORLD, path, MPI_MODE_CREATE | MPI_MODE_RDWR, MPI_INFO_NULL,
+                        &fh));
+    if (!strcmp(pat, "collperf"))
+        write_collperf(fh, 0);
+    else
+        write_ior(fh);
+    if (compute > 0)
+        usleep((useconds_t) (compute * 1e6));
+    T_CHECK(MPI_File_sync(fh) == MPI_SUCCESS, "MPI_File_sync failed");
+    print_gate(fh, path);
+    T_MPI(MPI_File_close(&fh));
+    if (rank == 0)
+        T_CHECK(global_ok(path, size), "after close: %s wrong", path);
+}
+
 int main(int argc, char **argv)
 {
     MPI_File fh;
     const char *before = "", *path = argv[1], *pat = argc > 2 ? argv[2] : "";
-    int rb = 0, sync_error = 0, crash = -1, locked = 0, verify = 0;
+    int rb = 0, sync_error = 0, crash = -1, locked = 0, verify = 0, twice = 0;
+    double compute = 0;
     MPI_Init(&argc, &argv);
     MPI_Comm_rank(MPI_COMM_WORLD, &rank);
     MPI_Comm_size(MPI_COMM_WORLD, &nprocs);
@@ -233,6 +275,9 @@ int main(int argc, char **argv)
         verify |= !strcmp(argv[a], "--verify");
         if (!strncmp(argv[a], "--crash=", 8))
             crash = atoi(argv[a] + 8);
+        if (!strncmp(argv[a], "--compute=", 10))
+            compute = atof(argv[a] + 10);
+        twice |= !strcmp(argv[a], "--twice");
     }
     long long size = pattern_size(pat);
     if (verify) {
@@ -273,6 +318,8 @@ int main(int argc, char **argv)
         check_before_sync(path, before, size);
     if (rb)
         readback(fh, pat);
+    if (compute > 0)
+        usleep((useconds_t) (compute * 1e6));
     int rc = MPI_File_sync(fh);
     if (sync_error) {
         T_CHECK(rc != MPI_SUCCESS, "MPI_File_sync succeeded despite a failed sync thread");
@@ -283,11 +330,17 @@ int main(int argc, char **argv)
     if (rank == 0 && !sync_error)
         T_CHECK(global_ok(path, size), "after MPI_File_sync: global file incomplete");
     MPI_Barrier(MPI_COMM_WORLD);
+    print_gate(fh, path);
     if (sync_error)     /* the data is not in the file: close says so on every rank */
         T_CHECK(MPI_File_close(&fh) != MPI_SUCCESS, "close succeeded after a failed sync");
     else
         T_MPI(MPI_File_close(&fh));
     if (rank == 0 && !sync_error)
         T_CHECK(global_ok(path, size), "after close: global file wrong");
+    if (twice) {
+        char p2[4200];
+        snprintf(p2, sizeof(p2), "%s.2", path);
+        write_again(p2, pat, size, compute);
+    }
     return t_finish("t_nvc_io");
 }

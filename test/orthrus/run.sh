@@ -10,7 +10,8 @@ build() {
     "$mpicc" -O1 -g -Wall -o "$out/t_orth_seq" "$src/t_orth_seq.c" &&
     "$mpicc" -O1 -g -Wall -o "$out/t_vb" "$src/t_vb.c" &&
     "$mpicc" -O1 -g -Wall -o "$out/t_orth_desc" "$src/t_orth_desc.c" &&
-    "$mpicc" -O1 -g -Wall -o "$out/matrix" "$XT_SRCDIR/benchmarks/orthrus/matrix.c"
+    "$mpicc" -O1 -g -Wall -o "$out/matrix" "$XT_SRCDIR/benchmarks/orthrus/matrix.c" &&
+    "$mpicc" -O1 -g -Wall -o "$out/contig" "$XT_SRCDIR/benchmarks/orthrus/contig.c"
 }
 xt_build build
 
@@ -60,6 +61,7 @@ run desc-cache-np2 desc_case 2
 stats_case() {
     mkdir -p "$out/st"
     printf 'romio_orthrus enable\nromio_orthrus_trials 1\nromio_orthrus_budget 0\n' > "$out/st.hints"
+    echo "romio_orthrus_memory disable" >> "$out/st.hints"
     ROMIO_HINTS=$out/st.hints ROMIO_XT_STATS=1 ROMIO_XT_STATS_FILE=$out/st.json MPIR_CVAR_NUM_CLIQUES=2 \
         timeout 300 "$mpiexec" -n 2 ./t_orth "$out/st" 8 > "$out/st.out" || return 1
     python3 - "$out/st.json" <<'PY'
@@ -70,7 +72,8 @@ assert secs, "no orthrus section"
 sel = [s for s in secs if s["forced"] == "none" and s["signatures"]]
 assert sel, secs
 for s in sel:
-    assert s["candidates"] == ["two_phase", "core_first", "disk_first", "view_based"], s
+    assert s["candidates"] == ["two_phase", "core_first", "disk_first", "view_based",
+                               "independent"], s
     for e in s["signatures"]:
         assert e["examinations"] >= 1 or e["phase"] == "examining", e
         if e["examinations"]:
@@ -94,6 +97,7 @@ seq() {
     local name=$1 loops=$2 skew=$3; shift 3
     { echo "romio_orthrus enable"; echo "romio_orthrus_budget 0"
       echo "romio_orthrus_read_io_bound ${SEQ_IO_BOUND:-1}"
+      echo "romio_orthrus_memory ${SEQ_MEMORY:-disable}"
       for h in "$@"; do echo "$h"; done; } > "$out/$name.hints"
     rm -f "$out/$name.json"
     ROMIO_HINTS=$out/$name.hints ROMIO_XT_STATS=1 ROMIO_XT_STATS_FILE=$out/$name.json \
@@ -134,9 +138,9 @@ for op in ("write", "read"):
         # one dropped (1.5x slower) never comes back; ended by the choice
         end = next(i for i, r in enumerate(mine) if r["event"].startswith("chose:"))
         cands = [r["candidate"] for r in mine[:end + 1]]
-        rot = ["two_phase", "core_first", "disk_first", "view_based"]
-        assert cands[:4] == rot and len(cands) <= 12, cands
-        rounds, left = [rot], cands[4:]
+        rot = ["two_phase", "core_first", "disk_first", "view_based", "independent"]
+        assert cands[:5] == rot and len(cands) <= 15, cands
+        rounds, left = [rot], cands[5:]
         while left:
             n = next((i for i in range(1, len(left)) if rot.index(left[i]) <= rot.index(left[i - 1])), len(left))
             rounds.append(left[:n])
@@ -198,11 +202,15 @@ run io-bound-reads io_bound_case
 # rate for the winner's probation), a saved write winner from the first call
 table_case() {
     rm -f "$out/tbl"
-    seq table1 3 0 "romio_orthrus_table $out/tbl" || return 1
+    # the four aggregating candidates: independent's tiny strided writes are
+    # fast and noisy, a runner-up that would re-examine a saved winner at once
+    local four="romio_orthrus_candidates two_phase,core_first,disk_first,view_based"
+    seq table1 3 0 "romio_orthrus_table $out/tbl" "$four" || return 1
     [ "$(grep -vc '^#' "$out/tbl")" -eq 4 ] || { cat "$out/tbl"; return 1; }
     cp "$out/tbl" "$out/tbl.run1"     # run 2 rewrites it (a re-examination may change a winner)
     rm -f "$out/table2.csv"
-    seq table2 2 0 "romio_orthrus_table $out/tbl" "romio_orthrus_log $out/table2.csv" || return 1
+    seq table2 2 0 "romio_orthrus_table $out/tbl" "romio_orthrus_log $out/table2.csv" "$four" ||
+        return 1
     python3 - "$out/tbl.run1" "$out/table2.csv" <<'PY'
 import csv, sys
 saved = {}
@@ -277,7 +285,11 @@ run riding-table ride_table_case
 # of the time so far covers one more two_phase call of its pattern (the log
 # shows every call); view_based's view is sent only if view_based runs
 budget_case() {
-    echo "romio_orthrus enable" > "$out/budget.hints"
+    # without core_first and independent: their forecasts (one process per
+    # node; dense reads) run their trials right after a pattern's first call
+    # (short_jobs_case, unit tests forecast_*)
+    printf 'romio_orthrus enable\nromio_orthrus_memory disable\n' > "$out/budget.hints"
+    echo "romio_orthrus_candidates two_phase,disk_first,view_based" >> "$out/budget.hints"
     echo "romio_orthrus_log $out/budget.csv" >> "$out/budget.hints"
     rm -f "$out/budget.json" "$out/budget.csv"
     ROMIO_HINTS=$out/budget.hints ROMIO_XT_STATS=1 ROMIO_XT_STATS_FILE=$out/budget.json \
@@ -311,6 +323,36 @@ for f in files:
 PY
 }
 run budget-short-run-stock budget_case
+
+# short jobs (docs/orthrus.md): IOR-like contiguous collective calls, two
+# files written and read in one job.  Each process accesses one range per
+# call: independent is forecast and wins, the aggregating candidates are
+# skipped, its calls run in quiet runs; the second file starts its write
+# pattern with the remembered winner (no examination); bytes equal stock's
+short_jobs_case() {
+    mkdir -p "$out/sj.stock" "$out/sj.on" &&
+    printf 'romio_orthrus enable\n' > "$out/sj.hints" &&
+    rm -f "$out/sj.json" &&
+    timeout 300 "$mpiexec" -n 2 ./contig "$out/sj.stock" 262144 4194304 2 2 keep &&
+    ROMIO_HINTS=$out/sj.hints ROMIO_XT_STATS=1 ROMIO_XT_STATS_FILE=$out/sj.json \
+        timeout 300 "$mpiexec" -n 2 ./contig "$out/sj.on" 262144 4194304 2 2 keep &&
+    cmp "$out/sj.stock/contig.dat" "$out/sj.on/contig.dat" &&
+    cmp "$out/sj.stock/contig.dat.1" "$out/sj.on/contig.dat.1" &&
+    orth_json "$out/sj.json" "
+print([(s['runs'], s['quiet_calls'], s['skipped_trials'], s['patterns_from_memory']) for s in secs])
+assert len(secs) == 4, len(secs)
+for s in secs:
+    assert s['runs']['core_first'] == s['runs']['disk_first'] == s['runs']['view_based'] == 0, s
+    assert s['disagreements'] == 0 and s['quiet_calls'] > 0, s
+w1, r1, w2, r2 = secs
+assert w1['skipped_trials'] >= 3 and w1['patterns_from_memory'] == 0, w1
+assert w1['runs']['independent'] > 0, w1
+e1 = [e for e in w1['signatures'] if e['op'] == 'write'][0]
+assert w2['patterns_from_memory'] >= 1, w2
+e = [e for e in w2['signatures'] if e['op'] == 'write'][0]
+assert e['from_table'] == 1 and e['examinations'] == 0 and e['winner'] == e1['winner'], (e, e1)"
+}
+run short-jobs short_jobs_case
 
 # one process with no hole between its pieces: every candidate accesses the
 # same one range; two_phase runs every call unexamined (budget 1 would afford

@@ -145,6 +145,10 @@ static const struct config configs[] = {
     {"enable1", {{"romio_orthrus", "enable"}, {"romio_orthrus_trials", "1"},
                  {"romio_orthrus_budget", "0"}}},
     {"enable", {{"romio_orthrus", "enable"}}},
+    {"independent", {{"romio_orthrus_force", "independent"}}},
+    /* a large budget: trials from the first calls, each candidate's first
+     * one split into a piece and the rest (orth_piece.c) */
+    {"enable_piece", {{"romio_orthrus", "enable"}, {"romio_orthrus_budget", "1"}}},
 };
 #define NCONFIGS (int) (sizeof(configs) / sizeof(configs[0]))
 

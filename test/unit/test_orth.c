@@ -1239,6 +1239,217 @@ START_TEST(desc_cache_replaces_the_oldest)
 }
 END_TEST
 
+/* a forecast candidate's first trial runs right after home's first call,
+ * under a budget that would otherwise hold every trial back for ~20 calls;
+ * a candidate without a forecast still waits */
+START_TEST(forecast_trial_runs_at_once)
+{
+    struct orth_sel s;
+    struct orth_sig sig = sig_of(1 << 20);
+    double t[3] = { 0.3, 0.1, 0.5 };
+    orth_sel_init(&s, 3, 3, 0.15);
+    orth_sel_budget(&s, 0.05, 0);
+    struct orth_entry *e = orth_sel_entry(&s, &sig);
+    orth_sel_forecast(&s, e, 1);
+    int seq[5];
+    for (int i = 0; i < 5; i++)
+        seq[i] = call(&s, &sig, t, NULL);
+    /* home, the forecast candidate at once; home 3x slower is dropped after
+     * its second call, candidate 2 did not fit the budget (postponed): 1 won */
+    int want[5] = { 0, 1, 0, 1, 1 };
+    for (int i = 0; i < 5; i++)
+        ck_assert_int_eq(seq[i], want[i]);
+    e = orth_sel_entry(&s, &sig);
+    ck_assert_int_eq(e->winner, 1);
+    /* the trials gained: the budget grew by what they saved, and pays for
+     * the postponed candidate's trial at once */
+    ck_assert(s.spent < 0);
+    ck_assert_int_eq(e->phase, ORTH_EXAMINING);
+    int twos = 0;
+    for (int i = 0; i < 10; i++)
+        twos += call(&s, &sig, t, NULL) == 2;
+    ck_assert_int_eq(twos, 1);          /* 5x slower than 1: dropped after one */
+    ck_assert_int_eq(orth_sel_entry(&s, &sig)->winner, 1);
+    /* the same run without the forecast: home runs the first calls */
+    struct orth_sel s2;
+    orth_sel_init(&s2, 3, 3, 0.15);
+    orth_sel_budget(&s2, 0.05, 0);
+    for (int i = 0; i < 6; i++)
+        ck_assert_int_eq(call(&s2, &sig, t, NULL), 0);
+}
+END_TEST
+
+/* a forecast read trial does not wait for home's I/O-bound check */
+START_TEST(forecast_read_skips_the_io_wait)
+{
+    struct orth_sel s;
+    struct orth_sig sig = sig_of(1 << 20);
+    sig.is_write = 0;
+    double t[2] = { 0.3, 0.1 };
+    orth_sel_init(&s, 2, 3, 0.15);
+    orth_sel_budget(&s, 0.05, 0);
+    orth_sel_forecast(&s, orth_sel_entry(&s, &sig), 1);
+    ck_assert_int_eq(call_io(&s, &sig, t, 0.9), 0);
+    ck_assert_int_eq(call_io(&s, &sig, t, 0.9), 1);
+    struct orth_sel s2;
+    orth_sel_init(&s2, 2, 3, 0.15);
+    orth_sel_budget(&s2, 0.05, 0);
+    for (int i = 0; i < 12; i++)
+        ck_assert_int_eq(call_io(&s2, &sig, t, 0.9), 0);
+    /* a candidate without a forecast ahead of the forecast one is
+     * postponed, not waited for */
+    struct orth_sel s3;
+    double t3[3] = { 0.3, 0.2, 0.1 };
+    orth_sel_init(&s3, 3, 3, 0.15);
+    orth_sel_budget(&s3, 0.05, 0);
+    orth_sel_forecast(&s3, orth_sel_entry(&s3, &sig), 2);
+    ck_assert_int_eq(call_io(&s3, &sig, t3, 0.9), 0);
+    ck_assert_int_eq(call_io(&s3, &sig, t3, 0.9), 2);
+    ck_assert_int_eq(orth_sel_entry(&s3, &sig)->out[1], 2);    /* ORTH_POSTPONED */
+    ck_assert_int_eq(s3.postponed, 1);
+}
+END_TEST
+
+/* a forecast that is wrong costs the candidate's calls until the drop rule:
+ * a candidate 4x slower than home is dropped after its first trial */
+START_TEST(wrong_forecast_costs_one_trial)
+{
+    struct orth_sel s;
+    struct orth_sig sig = sig_of(1 << 20);
+    double t[2] = { 0.1, 0.4 };
+    orth_sel_init(&s, 2, 3, 0.15);
+    orth_sel_budget(&s, 0.05, 0);
+    orth_sel_forecast(&s, orth_sel_entry(&s, &sig), 1);
+    int ones = 0;
+    for (int i = 0; i < 40; i++)
+        ones += call(&s, &sig, t, NULL) == 1;
+    ck_assert_int_eq(ones, 1);
+    ck_assert_int_eq(orth_sel_entry(&s, &sig)->winner, 0);
+}
+END_TEST
+
+/* the chosen winner that communicates nothing runs quiet runs; a winner
+ * that communicates does not; home's quiet runs are unchanged */
+START_TEST(free_winner_runs_quietly)
+{
+    struct orth_sel s;
+    struct orth_sig sig = sig_of(1 << 20);
+    double t[3] = { 0.3, 0.1, 0.2 };
+    orth_sel_init(&s, 3, 3, 0.15);
+    orth_sel_free(&s, 1);
+    for (int i = 0; i < 12; i++)
+        call(&s, &sig, t, NULL);
+    struct orth_entry *e = orth_sel_entry(&s, &sig);
+    ck_assert_int_eq(e->winner, 1);
+    ck_assert_int_eq(orth_sel_quiet(&s, e, 16), s.streak < 16 ? (int) s.streak : 16);
+    ck_assert(orth_sel_quiet(&s, e, 16) > 0);
+    orth_sel_free(&s, 2);
+    ck_assert_int_eq(orth_sel_quiet(&s, e, 16), 0);
+}
+END_TEST
+
+/* winners remembered at one file's close are adopted by the next file of
+ * the same rotation, not by a file with another rotation, and never evict
+ * the file's own patterns */
+START_TEST(memo_carries_winners_across_files)
+{
+    struct orth_sel a, b, c;
+    struct orth_sig sig = sig_of(1 << 20), other = sig_of(1 << 19);
+    double t[3] = { 0.3, 0.1, 0.2 };
+    int rot[3] = { 0, 1, 4 }, rot2[3] = { 0, 1, 2 };
+    orth_memo_clear();
+    orth_sel_init(&a, 3, 3, 0.15);
+    for (int i = 0; i < 12; i++)
+        call(&a, &sig, t, NULL);
+    orth_sel_entry(&a, &other);         /* still examining: not remembered */
+    orth_memo_save(&a, rot);
+    orth_sel_init(&b, 3, 3, 0.15);
+    ck_assert_int_eq(orth_memo_adopt(&b, rot), 1);
+    struct orth_entry *e = orth_sel_entry(&b, &sig);
+    ck_assert_int_eq(e->phase, ORTH_CHOSEN);
+    ck_assert_int_eq(e->winner, 1);
+    ck_assert_int_eq(e->adopted, 1);
+    ck_assert_int_eq(call(&b, &sig, t, NULL), 1);       /* no examination */
+    orth_sel_init(&c, 3, 3, 0.15);
+    ck_assert_int_eq(orth_memo_adopt(&c, rot2), 0);
+    /* a full table adopts nothing */
+    orth_sel_init(&c, 3, 3, 0.15);
+    for (int i = 0; i < ORTH_MAX_SIG; i++)
+        orth_sel_entry(&c, &(struct orth_sig) {.is_write = 1,.nprocs = 2,.nreqs = 2,
+                       .bytes = 4096 + i });
+    ck_assert_int_eq(orth_memo_adopt(&c, rot), 0);
+    ck_assert_int_eq(c.evictions, 0);
+    orth_memo_clear();
+    orth_sel_init(&c, 3, 3, 0.15);
+    ck_assert_int_eq(orth_memo_adopt(&c, rot), 0);
+}
+END_TEST
+
+
+
+/* a candidate's first trial starts with a piece, limited to its share of
+ * the trial's budget; cut, it leaves the examination and the call is
+ * charged as the piece plus home's time for the rest; forecast candidates
+ * and later trials run whole */
+START_TEST(pathological_trial_is_cut_after_a_piece)
+{
+    struct orth_sel s;
+    struct orth_sig sig = sig_of(1 << 20);
+    double t[3] = { 0.1, 0.1, 0.1 };
+    orth_sel_init(&s, 3, 3, 0.15);
+    orth_sel_budget(&s, 0.05, 0);
+    struct orth_entry *e = orth_sel_entry(&s, &sig);
+    orth_sel_forecast(&s, e, 1);
+    ck_assert(orth_sel_piece_limit(&s, e, 0) == 0);     /* home, and home's rate unknown */
+    ck_assert_int_eq(call(&s, &sig, t, NULL), 0);
+    e = orth_sel_entry(&s, &sig);
+    ck_assert_int_eq(orth_sel_pick(e), 1);
+    ck_assert(orth_sel_piece_limit(&s, e, 1) == 0);     /* forecast: runs whole */
+    ck_assert_int_eq(call(&s, &sig, t, NULL), 1);
+    /* candidate 2 waits for the budget; with it, its first call has a limit */
+    double ref = 0.1 * (1 << 20) / 1e6, lim = 0;
+    for (int i = 0; i < 200 && !lim; i++) {
+        e = orth_sel_entry(&s, &sig);
+        if (orth_sel_pick(e) == 2)
+            lim = orth_sel_piece_limit(&s, e, 2);
+        else
+            orth_sel_record(&s, e, orth_sel_pick(e), sig.bytes, ref);
+    }
+    ck_assert(lim > 0 && lim < 0.6 * ref);      /* twice 2 home calls / 8 */
+    double spent = s.spent;
+    int64_t calls = e->calls;
+    orth_sel_cut(&s, e, 2, 50 * ref);   /* 400x slower than home */
+    ck_assert_int_eq(e->out[2], 1);
+    ck_assert_int_eq(e->calls, calls + 1);
+    ck_assert(s.spent > spent + 49 * ref && s.spent < spent + 50 * ref);
+    ck_assert_int_eq(s.cut, 1);
+    for (int i = 0; i < 20; i++)
+        ck_assert_int_ne(call(&s, &sig, t, NULL), 2);
+}
+END_TEST
+
+
+/* one noisy first call of a forecast candidate (under 3x slower) does not
+ * drop it: it gets a second call, and wins */
+START_TEST(forecast_survives_one_noisy_call)
+{
+    struct orth_sel s;
+    struct orth_sig sig = sig_of(1 << 20);
+    orth_sel_init(&s, 2, 3, 0.15);
+    orth_sel_budget(&s, 0.05, 0);
+    struct orth_entry *e = orth_sel_entry(&s, &sig);
+    orth_sel_forecast(&s, e, 1);
+    double b = sig.bytes, t[] = { 0.01, 0.02, 0.01, 0.003 };      /* home, 1, home, 1 */
+    for (int i = 0; i < 4; i++) {
+        e = orth_sel_entry(&s, &sig);
+        ck_assert_int_eq(orth_sel_pick(e), i % 2);
+        orth_sel_record(&s, e, i % 2, b, t[i]);
+    }
+    ck_assert_int_eq(e->out[1], 0);
+    ck_assert_int_eq(e->out[0], 1);     /* home, 3x slower than 1's best: dropped */
+}
+END_TEST
+
 Suite *orth_suite(void)
 {
     Suite *s = suite_create("orthrus");
@@ -1275,6 +1486,13 @@ Suite *orth_suite(void)
     tcase_add_test(tc, saved_read_winner_proves_itself);
     tcase_add_test(tc, alternating_patterns_never_run_quietly);
     tcase_add_test(tc, io_bound_reads_wait_for_trials);
+    tcase_add_test(tc, forecast_trial_runs_at_once);
+    tcase_add_test(tc, forecast_read_skips_the_io_wait);
+    tcase_add_test(tc, wrong_forecast_costs_one_trial);
+    tcase_add_test(tc, free_winner_runs_quietly);
+    tcase_add_test(tc, memo_carries_winners_across_files);
+    tcase_add_test(tc, pathological_trial_is_cut_after_a_piece);
+    tcase_add_test(tc, forecast_survives_one_noisy_call);
     tcase_add_test(tc, desc_place_individual_moves_by_whole_extents);
     tcase_add_test(tc, desc_place_explicit_counts_etypes);
     tcase_add_test(tc, desc_cache_keys_on_view_pointer_phase_size);

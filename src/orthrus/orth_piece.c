@@ -1,0 +1,63 @@
+/* romio-xt Orthrus: a trial's first piece (orth_sel_piece_limit).  The call
+ * is split into two calls of the same datatype: its first count/8 elements
+ * (per process; a process with fewer runs none), run by the candidate and
+ * timed (the slowest rank's, agreed in one allreduce), then the rest, run
+ * by the candidate or, when the piece took longer than its share of the
+ * trial's budget, by home.  Splitting a call by elements keeps its bytes and
+ * their places: the rest starts where the piece ended in the view (the
+ * individual file pointer, or the explicit offset moved by the piece's
+ * etypes), and its buffer where the piece's elements end. */
+#include "orth_vb.h"
+
+/* call c's part: the first n elements (first), or the rest after them */
+static void part_of(const struct orth_call *c, struct orth_call *p, int n, int first)
+{
+    MPI_Aint lb, ext;
+    MPI_Count size;
+    MPI_Type_get_extent(c->dt, &lb, &ext);
+    MPI_Type_size_x(c->dt, &size);
+    *p = *c;
+    p->offs = p->lens = NULL;
+    p->n = 0;
+    p->ride = ORTH_RIDE_NO;
+    p->agree = NULL;
+    p->orig_fp = c->fd->fp_ind;
+    p->count = first ? n : c->count - n;
+    if (!first) {
+        p->buf = (char *) c->buf + (MPI_Aint) n * ext;
+        if (c->fpt == ADIO_EXPLICIT_OFFSET)
+            p->off = c->off + (ADIO_Offset) n * size / c->fd->etype_size;
+    }
+    p->bytes = (int64_t) p->count * size;
+    orth_pieces(p);             /* its end, for the candidates */
+}
+
+/* runs part p with candidate cand; returns its seconds */
+static double run_part(struct orth_call *p, int cand, int *err)
+{
+    double t0 = xt_now();
+    orth_cands[cand].run(p, err);
+    if (p->offs)
+        ADIOI_Free(p->offs);
+    p->offs = p->lens = NULL;
+    return xt_now() - t0;
+}
+
+int orth_run_piece(struct orth_call *c, int cand, int home, double limit, double *piece,
+                   int *err)
+{
+    struct orth_call p;
+    int err2 = MPI_SUCCESS, n = c->count / ORTH_PIECE_DIV;
+    c->fd->fp_ind = c->orig_fp;
+    part_of(c, &p, n, 1);
+    double mine = run_part(&p, cand, err);
+    MPI_Allreduce(&mine, piece, 1, MPI_DOUBLE, MPI_MAX, c->fd->comm);
+    int cut = *piece > limit;
+    if (cut && c->is_write && cand == ORTH_view_based)
+        vb_bypassed_write(c->fd, 1);    /* home writes the rest past its cache */
+    part_of(c, &p, n, 0);
+    run_part(&p, cut ? home : cand, &err2);
+    xt_call_done(c->fd, c->fpt, c->fd->fp_ind, -1, c->status, c->dt, c->bytes);
+    *err = *err != MPI_SUCCESS ? *err : err2;
+    return cut;
+}
