@@ -4,15 +4,16 @@
  * each aggregator serves one of its domain blocks: ranks and aggregator both
  * map the block's bounds through the rank's view, so the counts of the
  * all-to-all are known on both sides without any exchange, and the bytes
- * arrive in file order.  The aggregator keeps the block in its cache; written
- * blocks go to the file before the call returns (so the file, independent
- * I/O and Orthrus' timing see them), and stay cached for later reads. */
+ * arrive in file order.  The aggregator keeps the block in its cache; with
+ * write-behind written blocks stay dirty there (and each rank logs its own
+ * data, orth_vb_log.c), else they go to the file before the call returns. */
 #include "orth_vb.h"
 
+#include <errno.h>
 #include <stdlib.h>
 #include <string.h>
 
-enum { I_S0, I_S1, I_FLO, I_FHI, I_INDEP, I_N };
+enum { I_S0, I_S1, I_FLO, I_FHI, I_NRG, I_FOREIGN, I_LOG, I_N };
 
 struct vb_run {
     struct orth_call *c;
@@ -58,8 +59,10 @@ static void intervals(struct vb_run *r)
     me[I_S1] = me[I_S0] + c->bytes;
     me[I_FLO] = c->bytes ? vb_foff(&vb->mine, me[I_S0]) : INT64_MAX;
     me[I_FHI] = c->bytes ? vb_foff(&vb->mine, me[I_S1] - 1) + 1 : -1;
-    me[I_INDEP] = vb->indep_writes;
-    vb->indep_writes = 0;
+    me[I_NRG] = vb->nrg;
+    me[I_FOREIGN] = vb->foreign;
+    me[I_LOG] = vb->wb && c->is_write ? vb->log_bytes + c->bytes : 0;
+    vb->foreign = 0;
     r->iv = ADIOI_Malloc((size_t) I_N * vb->nprocs * sizeof(int64_t));
     MPI_Allgather(me, I_N, MPI_INT64_T, r->iv, I_N, MPI_INT64_T, c->fd->comm);
 }
@@ -200,23 +203,54 @@ static void round_at(struct vb_run *r, int64_t b0, int *err)
     ADIOI_Free(rbuf);
 }
 
+/* before the rounds: the ranks' independent writes reach the cache, and a
+ * rank whose log would outgrow romio_vb_cache_size has everything settled */
+static void catch_up(struct vb_run *r, int *err)
+{
+    struct orth_vb *vb = r->vb;
+    int64_t foreign = 0, log = 0;
+    for (int p = 0; p < vb->nprocs; p++) {
+        const int64_t *iv = r->iv + I_N * p;
+        foreign += iv[I_FOREIGN];
+        log = iv[I_LOG] > log ? iv[I_LOG] : log;
+    }
+    vb_share_ranges(r->c->fd, vb, r->iv + I_NRG, I_N);
+    if (foreign)                /* the file changed behind the cache */
+        vb_drop_clean(r->c->fd, vb);
+    if (log > vb->log_max && vb->dirty) {
+        int e = MPI_SUCCESS;
+        vb->in_call = 0;
+        vb_settle(r->c->fd, vb, VB_F_LOG_FULL, &e);
+        vb->in_call = 1;
+        *err = *err == MPI_SUCCESS ? e : *err;
+    }
+}
+
 static void run_rounds(struct vb_run *r, int *err)
 {
     struct orth_vb *vb = r->vb;
-    int64_t flo = INT64_MAX, fhi = -1, indep = 0;
+    int64_t flo = INT64_MAX, fhi = -1;
     for (int p = 0; p < vb->nprocs; p++) {
         const int64_t *iv = r->iv + I_N * p;
         flo = iv[I_FLO] < flo ? iv[I_FLO] : flo;
         fhi = iv[I_FHI] > fhi ? iv[I_FHI] : fhi;
-        indep += iv[I_INDEP];
     }
-    if (indep)                  /* the file changed behind the cache */
-        vb_drop_all(r->c->fd, vb);
+    catch_up(r, err);
+    if (r->c->is_write && vb->wb && fhi > vb->eof)
+        vb->eof = fhi;
     if (fhi < 0)
         return;
     for (int64_t b0 = flo / vb->unit; b0 <= (fhi - 1) / vb->unit; b0 += vb->naggs)
         if (round_used(r, b0 * vb->unit, (b0 + vb->naggs) * vb->unit))
             round_at(r, b0, err);
+}
+
+static void agree(ADIO_File fd, int *err)
+{
+    int bad = *err != MPI_SUCCESS, any = 0;
+    MPI_Allreduce(&bad, &any, 1, MPI_INT, MPI_MAX, fd->comm);
+    if (any && !bad)
+        *err = xt_io_error(fd, "view_based (another process's write)", EIO);
 }
 
 void orth_view_based(struct orth_call *c, int *err)
@@ -226,6 +260,7 @@ void orth_view_based(struct orth_call *c, int *err)
     if (vb->stale)
         vb_exchange(c->fd, vb, 1);
     if (vb->fallback) {
+        vb_other_call(c->fd, c->is_write);
         orth_two_phase(c, err);
         return;
     }
@@ -238,19 +273,22 @@ void orth_view_based(struct orth_call *c, int *err)
     vb->in_call = 1;
     intervals(&r);
     /* the user's buffer itself when it is contiguous, else a packed copy */
-    int contig;
-    MPI_Aint lb, ext;
-    ADIOI_Datatype_iscontig(c->dt, &contig);
-    MPI_Type_get_true_extent(c->dt, &lb, &ext);
-    contig = contig && lb == 0;
-    r.stream = contig ? c->buf : ADIOI_Malloc(nb + 1);
-    if (c->is_write && !contig)
-        MPI_Pack(c->buf, c->count, c->dt, r.stream, nb, &pos, MPI_COMM_SELF);
+    r.stream = vb_packed(c->buf, c->count, c->dt, nb, c->is_write);
+    int contig = r.stream == c->buf;
     run_rounds(&r, err);
-    if (c->is_write)
+    if (c->is_write && vb->wb) {
+        vb_log_add(vb, r.iv[I_N * xt_file(c->fd)->rank + I_S0],
+                   r.iv[I_N * xt_file(c->fd)->rank + I_S1], r.stream);
+        vb->dirty = 1;
+    } else if (c->is_write)
         vb_flush_all(c->fd, vb, VB_F_CALL_END, err);
     else if (!contig)
         MPI_Unpack(r.stream, nb, &pos, c->buf, c->count, c->dt, MPI_COMM_SELF);
+    /* every rank returns an error when one failed (as stock two-phase
+     * writes do), and none goes on (to an independent write, say) while an
+     * aggregator may still write an older dirty block */
+    if (c->is_write || vb->dirty)
+        agree(c->fd, err);
     vb->in_call = 0;
     if (!contig)
         ADIOI_Free(r.stream);
