@@ -9,7 +9,6 @@
  * data, orth_vb_log.c), else they go to the file before the call returns. */
 #include "orth_vb.h"
 
-#include <errno.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -245,14 +244,6 @@ static void run_rounds(struct vb_run *r, int *err)
             round_at(r, b0, err);
 }
 
-static void agree(ADIO_File fd, int *err)
-{
-    int bad = *err != MPI_SUCCESS, any = 0;
-    MPI_Allreduce(&bad, &any, 1, MPI_INT, MPI_MAX, fd->comm);
-    if (any && !bad)
-        *err = xt_io_error(fd, "view_based (another process's write)", EIO);
-}
-
 void orth_view_based(struct orth_call *c, int *err)
 {
     struct orth_vb *vb = vb_of(c->fd);
@@ -284,16 +275,14 @@ void orth_view_based(struct orth_call *c, int *err)
         vb_flush_all(c->fd, vb, VB_F_CALL_END, err);
     else if (!contig)
         MPI_Unpack(r.stream, nb, &pos, c->buf, c->count, c->dt, MPI_COMM_SELF);
-    /* every rank returns an error when one failed (as stock two-phase
-     * writes do), and none goes on (to an independent write, say) while an
-     * aggregator may still write an older dirty block */
-    if (c->is_write || vb->dirty)
-        agree(c->fd, err);
     vb->in_call = 0;
     if (!contig)
         ADIOI_Free(r.stream);
     ADIOI_Free(r.iv);
     VB_FREE(r.pc);
     ADIOI_Free(r.sc);
+    /* its agreement on errors (an all-reduce) also keeps every rank from
+     * going on (to an independent write, say) while an aggregator may still
+     * write an older dirty block of this call */
     orth_finish(c, err);
 }

@@ -15,7 +15,7 @@
  *        t_vb_cons FILE errors-behind|errors-through  (flushes fail, test
  *            hook: every rank gets the error, at sync and close with
  *            write-behind, else at the write) */
-#include "../mpi/common.h"
+#include "t_vb.h"
 
 #include <unistd.h>
 
@@ -28,20 +28,6 @@ static void fill(char *b, int n, int k, int salt)
 {
     for (int i = 0; i < n; i++)
         b[i] = (char) t_pattern(i + 7 * k, rank * 131 + salt);
-}
-
-static MPI_Datatype interleaved(void)
-{
-    MPI_Datatype vec, placed, ft;
-    int one = 1;
-    MPI_Aint at = (MPI_Aint) rank * BL;
-    MPI_Type_vector(NB, BL, BL * nprocs, MPI_BYTE, &vec);
-    MPI_Type_create_struct(1, &one, &at, &vec, &placed);
-    MPI_Type_create_resized(placed, 0, (MPI_Aint) NB * BL * nprocs, &ft);
-    MPI_Type_commit(&ft);
-    MPI_Type_free(&vec);
-    MPI_Type_free(&placed);
-    return ft;
 }
 
 static void check(const char *what, int k, const char *got, const char *want, int n)
@@ -92,7 +78,7 @@ static void contiguous(MPI_File fh)
 static void strided(MPI_File fh, MPI_Offset base)
 {
     char buf[N], want[N];
-    MPI_Datatype ft = interleaved();
+    MPI_Datatype ft = t_vb_interleaved(rank, nprocs, BL, NB);
     T_MPI(MPI_File_set_view(fh, base, MPI_BYTE, ft, "native", MPI_INFO_NULL));
     for (int k = 0; k < CALLS; k++) {
         fill(buf, N, k, 2);
