@@ -27,12 +27,6 @@ struct vb_run {
     ADIO_Offset rpos;           /* receive position of the piece stream's start */
 };
 
-struct orth_vb *vb_of(ADIO_File fd)
-{
-    struct xt_slot *s = xt_slot_of(fd, XT_LAYER_orth);
-    return s ? ((struct orth_state *) s->state)->vb : NULL;
-}
-
 static void add_piece(void *arg, ADIO_Offset off, ADIO_Offset len, ADIO_Offset spos)
 {
     struct vb_run *r = arg;

@@ -116,6 +116,7 @@ void vb_pool_init(ADIO_File fd, struct orth_vb *vb);
 void vb_pool_free(struct orth_vb *vb);
 
 /* orth_vb_log.c */
+struct orth_vb *vb_of(ADIO_File fd);
 /* collective: the ranks' independent-write ranges to the aggregators, then
  * every dirty block to the file (and, with write-behind, an agreement on
  * errors, so every rank returns from it after every flush) */
@@ -130,6 +131,8 @@ void vb_log_stream(struct orth_vb *vb, ADIO_Offset s0, ADIO_Offset n, char *buf,
 /* the same for file bytes [off, off + n) */
 void vb_log_file(struct orth_vb *vb, ADIO_Offset off, ADIO_Offset n, char *buf, int write);
 void vb_add_range(struct orth_vb *vb, ADIO_Offset lo, ADIO_Offset hi);
+/* collective: a collective read or write not run by view_based is next */
+void vb_other_call(ADIO_File fd, int is_write);
 /* the file ranges of stream bytes [s0, s1) */
 void vb_ranges_of(struct orth_vb *vb, ADIO_Offset s0, ADIO_Offset s1);
 /* buf itself when count x dt is contiguous from buf, else a buffer of n
@@ -137,15 +140,12 @@ void vb_ranges_of(struct orth_vb *vb, ADIO_Offset s0, ADIO_Offset s1);
 char *vb_packed(const void *buf, int count, MPI_Datatype dt, ADIO_Offset n, int pack);
 
 /* orth_vb.c */
-struct orth_vb *vb_of(ADIO_File fd);
 void orth_view_based(struct orth_call *c, int *err);
 void vb_open(ADIO_File fd, struct orth_state *st);
 void vb_close(ADIO_File fd, struct orth_state *st, int *err);
 void vb_set_view(ADIO_File fd, void *state, int error_code);
 /* a write by another layer, below Orthrus */
 void vb_bypassed_write(ADIO_File fd, int collective);
-/* collective: a collective read or write not run by view_based is next */
-void vb_other_call(ADIO_File fd, int is_write);
 /* an independent read's bytes that this rank wrote collectively and that
  * may not be in the file yet (before: fd->fp_ind before the read) */
 void vb_read_overlay(ADIO_File fd, void *buf, int count, MPI_Datatype dt, int fpt,

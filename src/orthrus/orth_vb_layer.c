@@ -99,17 +99,6 @@ void vb_bypassed_write(ADIO_File fd, int collective)
         vb->foreign++;
 }
 
-void vb_other_call(ADIO_File fd, int is_write)
-{
-    struct orth_vb *vb = vb_of(fd);
-    if (!vb || vb->in_call)
-        return;
-    if (vb->dirty || vb->nrg)
-        vb_settle(fd, vb, VB_F_OTHER_CALL, &vb->werr);  /* reported at sync or close */
-    if (is_write)
-        vb_drop_all(fd, vb);
-}
-
 /* an independent write of count x dt at (fpt, off), before it runs */
 static void indep_write(ADIO_File fd, const void *buf, int count, MPI_Datatype dt, int fpt,
                         ADIO_Offset off, int contig)

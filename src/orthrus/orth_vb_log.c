@@ -11,6 +11,12 @@
 #include <errno.h>
 #include <string.h>
 
+struct orth_vb *vb_of(ADIO_File fd)
+{
+    struct xt_slot *s = xt_slot_of(fd, XT_LAYER_orth);
+    return s ? ((struct orth_state *) s->state)->vb : NULL;
+}
+
 void vb_log_add(struct orth_vb *vb, ADIO_Offset s0, ADIO_Offset s1, const char *data)
 {
     if (s1 <= s0)
@@ -171,4 +177,15 @@ char *vb_packed(const void *buf, int count, MPI_Datatype dt, ADIO_Offset n, int 
     if (pack)
         MPI_Pack(buf, count, dt, p, (int) n, &pos, MPI_COMM_SELF);
     return p;
+}
+
+void vb_other_call(ADIO_File fd, int is_write)
+{
+    struct orth_vb *vb = vb_of(fd);
+    if (!vb || vb->in_call)
+        return;
+    if (vb->dirty || vb->nrg)
+        vb_settle(fd, vb, VB_F_OTHER_CALL, &vb->werr);  /* reported at sync or close */
+    if (is_write)
+        vb_drop_all(fd, vb);
 }
