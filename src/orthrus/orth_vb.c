@@ -55,7 +55,6 @@ static void intervals(struct vb_run *r)
     me[I_NRG] = vb->nrg;
     me[I_FOREIGN] = vb->foreign;
     me[I_LOG] = vb->wb && c->is_write ? vb->log_bytes + c->bytes : 0;
-    vb->foreign = 0;
     r->iv = ADIOI_Malloc((size_t) I_N * vb->nprocs * sizeof(int64_t));
     MPI_Allgather(me, I_N, MPI_INT64_T, r->iv, I_N, MPI_INT64_T, c->fd->comm);
 }
@@ -208,6 +207,7 @@ static void catch_up(struct vb_run *r, int *err)
         log = iv[I_LOG] > log ? iv[I_LOG] : log;
     }
     vb_share_ranges(r->c->fd, vb, r->iv + I_NRG, I_N);
+    vb->foreign = 0;
     if (foreign)                /* the file changed behind the cache */
         vb_drop_clean(r->c->fd, vb);
     if (log > vb->log_max && vb->dirty) {
@@ -238,6 +238,25 @@ static void run_rounds(struct vb_run *r, int *err)
             round_at(r, b0, err);
 }
 
+/* do the processes' file ranges interleave?  ROMIO's own test (rank order,
+ * inclusive ends; ad_write_coll.c): where they do not, stock two-phase
+ * lets every process access its part itself, without moving data, and
+ * view_based does the same by running it (romio_cb_write/read=enable
+ * forces the exchange, as in stock) */
+static int interleaved(const struct vb_run *r)
+{
+    ADIO_File fd = r->c->fd;
+    int cb = r->c->is_write ? fd->hints->cb_write : fd->hints->cb_read;
+    if (cb == ADIOI_HINT_ENABLE)
+        return 1;
+    for (int p = 1; p < r->vb->nprocs; p++) {
+        const int64_t *prev = r->iv + I_N * (p - 1), *cur = r->iv + I_N * p;
+        if (cur[I_FHI] > cur[I_FLO] && cur[I_FLO] < prev[I_FHI] - 1)
+            return 1;
+    }
+    return 0;
+}
+
 void orth_view_based(struct orth_call *c, int *err)
 {
     struct orth_vb *vb = vb_of(c->fd);
@@ -257,6 +276,14 @@ void orth_view_based(struct orth_call *c, int *err)
     r.rd = r.rc + np;
     vb->in_call = 1;
     intervals(&r);
+    if (!interleaved(&r)) {
+        vb->in_call = 0;
+        ADIOI_Free(r.iv);
+        ADIOI_Free(r.sc);
+        vb_other_call(c->fd, c->is_write);
+        orth_two_phase(c, err);
+        return;
+    }
     /* the user's buffer itself when it is contiguous, else a packed copy */
     r.stream = vb_packed(c->buf, c->count, c->dt, nb, c->is_write);
     int contig = r.stream == c->buf;

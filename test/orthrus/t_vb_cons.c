@@ -40,38 +40,45 @@ static void check(const char *what, int k, const char *got, const char *want, in
 }
 
 /* part 1: the default (contiguous) view, one block of N bytes per rank per
- * call at (k * nprocs + rank) * N */
+ * call, the ranks in reverse order (so their ranges interleave in ROMIO's
+ * sense and view_based moves the data: in rank order each process would
+ * write its own part itself, as stock two-phase does) */
+static MPI_Offset at(int k, int r)
+{
+    return ((MPI_Offset) k * nprocs + (nprocs - 1 - r)) * N;
+}
+
 static void contiguous(MPI_File fh)
 {
     char buf[N], want[N];
     for (int k = 0; k < CALLS; k++) {
         fill(buf, N, k, 1);
-        T_MPI(MPI_File_write_at_all(fh, ((MPI_Offset) k * nprocs + rank) * N, buf, N,
+        T_MPI(MPI_File_write_at_all(fh, at(k, rank), buf, N,
                                     MPI_BYTE, MPI_STATUS_IGNORE));
     }
     MPI_Offset size;
     T_MPI(MPI_File_get_size(fh, &size));
     /* at least to the end of this process's own last write */
-    T_CHECK(size >= ((MPI_Offset) (CALLS - 1) * nprocs + rank + 1) * N,
+    T_CHECK(size >= at(CALLS - 1, rank) + N,
             "size %lld before any sync", (long long) size);
     for (int k = 0; k < CALLS; k++) {   /* independent, own data */
         fill(want, N, k, 1);
         memset(buf, 0, N);
-        T_MPI(MPI_File_read_at(fh, ((MPI_Offset) k * nprocs + rank) * N, buf, N, MPI_BYTE,
+        T_MPI(MPI_File_read_at(fh, at(k, rank), buf, N, MPI_BYTE,
                                MPI_STATUS_IGNORE));
         check("independent read of own collective write", k, buf, want, N);
     }
     /* an independent write over half of call 1's block */
     fill(buf, N / 2, 1, 50);
-    T_MPI(MPI_File_write_at(fh, ((MPI_Offset) 1 * nprocs + rank) * N + N / 4, buf, N / 2,
+    T_MPI(MPI_File_write_at(fh, at(1, rank) + N / 4, buf, N / 2,
                             MPI_BYTE, MPI_STATUS_IGNORE));
     fill(want, N, 1, 1);
     fill(want + N / 4, N / 2, 1, 50);
-    T_MPI(MPI_File_read_at(fh, ((MPI_Offset) 1 * nprocs + rank) * N, buf, N, MPI_BYTE,
+    T_MPI(MPI_File_read_at(fh, at(1, rank), buf, N, MPI_BYTE,
                            MPI_STATUS_IGNORE));
     check("independent read after independent write", 1, buf, want, N);
     memset(buf, 0, N);
-    T_MPI(MPI_File_read_at_all(fh, ((MPI_Offset) 1 * nprocs + rank) * N, buf, N, MPI_BYTE,
+    T_MPI(MPI_File_read_at_all(fh, at(1, rank), buf, N, MPI_BYTE,
                                MPI_STATUS_IGNORE));
     check("collective read after independent write", 1, buf, want, N);
 }
@@ -121,10 +128,10 @@ static void expected(char *f, MPI_Offset base, int np)
     int me = rank;
     for (rank = 0; rank < np; rank++) {
         for (int k = 0; k < CALLS; k++) {
-            char *at = f + ((MPI_Offset) k * np + rank) * N;
-            fill(at, N, k, 1);
+            char *c = f + at(k, rank);
+            fill(c, N, k, 1);
             if (k == 1)
-                fill(at + N / 4, N / 2, 1, 50);
+                fill(c + N / 4, N / 2, 1, 50);
             fill(b, N, k, 2);
             if (k == 3)
                 fill(b, N, 3, 60);
@@ -149,18 +156,18 @@ static void other_handle(const char *path, const char *f, MPI_Offset total, cons
 }
 
 /* atomic mode: a collective write is in the file when it returns */
-static void atomic(MPI_File fh, const char *path, MPI_Offset at)
+static void atomic(MPI_File fh, const char *path, MPI_Offset where)
 {
     char buf[N], want[N];
     T_MPI(MPI_File_set_atomicity(fh, 1));
     fill(buf, N, 9, 3);
-    T_MPI(MPI_File_write_at_all(fh, at + (MPI_Offset) rank * N, buf, N, MPI_BYTE,
+    T_MPI(MPI_File_write_at_all(fh, where + (MPI_Offset) rank * N, buf, N, MPI_BYTE,
                                 MPI_STATUS_IGNORE));
     MPI_Barrier(MPI_COMM_WORLD);
     MPI_File fh2;
     int peer = (rank + 1) % nprocs, me = rank;
     T_MPI(MPI_File_open(MPI_COMM_SELF, path, MPI_MODE_RDONLY, MPI_INFO_NULL, &fh2));
-    T_MPI(MPI_File_read_at(fh2, at + (MPI_Offset) peer * N, buf, N, MPI_BYTE,
+    T_MPI(MPI_File_read_at(fh2, where + (MPI_Offset) peer * N, buf, N, MPI_BYTE,
                            MPI_STATUS_IGNORE));
     T_MPI(MPI_File_close(&fh2));
     rank = peer;
@@ -183,12 +190,12 @@ static void errors(MPI_File fh, int behind)
 {
     char buf[N];
     fill(buf, N, 0, 1);
-    int e = MPI_File_write_at_all(fh, (MPI_Offset) rank * N, buf, N, MPI_BYTE,
+    int e = MPI_File_write_at_all(fh, at(0, rank), buf, N, MPI_BYTE,
                                   MPI_STATUS_IGNORE);
     T_CHECK(behind ? e == MPI_SUCCESS : all_failed(e), "the write's error: %d", e);
     e = MPI_File_sync(fh);
     T_CHECK(behind ? all_failed(e) : e == MPI_SUCCESS, "sync's error: %d", e);
-    MPI_File_write_at_all(fh, (MPI_Offset) rank * N, buf, N, MPI_BYTE, MPI_STATUS_IGNORE);
+    MPI_File_write_at_all(fh, at(0, rank), buf, N, MPI_BYTE, MPI_STATUS_IGNORE);
     e = MPI_File_close(&fh);
     T_CHECK(behind ? all_failed(e) : e == MPI_SUCCESS, "close's error: %d", e);
 }
@@ -236,7 +243,7 @@ int main(int argc, char **argv)
     strided(fh, base);
     char again[N];              /* call 0 once more, the same bytes: sync writes it */
     fill(again, N, 0, 1);
-    T_MPI(MPI_File_write_at_all(fh, (MPI_Offset) rank * N, again, N, MPI_BYTE,
+    T_MPI(MPI_File_write_at_all(fh, at(0, rank), again, N, MPI_BYTE,
                                 MPI_STATUS_IGNORE));
     T_MPI(MPI_File_sync(fh));
     MPI_Barrier(MPI_COMM_WORLD);
