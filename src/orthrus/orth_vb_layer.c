@@ -11,10 +11,6 @@
 
 #include <string.h>
 
-/* the largest default file-domain block: a Matrix call of 16 MiB over two
- * aggregators ran at 0.66x two_phase with 16 MiB blocks (one aggregator per
- * call), see docs/orthrus.md */
-#define VB_UNIT_MAX (1024 * 1024)
 
 const char *const vb_counter_names[] = {
     "vb_cache_hits", "vb_cache_misses", "vb_bytes_flushed", "vb_flushes_call_end",
@@ -26,14 +22,13 @@ const char *const vb_counter_names[] = {
 _Static_assert(sizeof(vb_counter_names) / sizeof(vb_counter_names[0]) == VB_NCOUNTERS,
                "one name per view_based counter");
 
-/* the file-domain block: striping_unit, else cb_buffer_size up to
- * VB_UNIT_MAX, so that a call of a few MiB spreads over the aggregators */
+/* the file-domain block: striping_unit, else cb_buffer_size (one round of
+ * an aggregator is one block) */
 static ADIO_Offset domain_unit(ADIO_File fd)
 {
-    ADIO_Offset cb = fd->hints->cb_buffer_size;
     if (fd->hints->striping_unit > 0)
         return fd->hints->striping_unit;
-    return cb > 0 && cb < VB_UNIT_MAX ? cb : VB_UNIT_MAX;
+    return fd->hints->cb_buffer_size > 0 ? fd->hints->cb_buffer_size : 16 * 1024 * 1024;
 }
 
 void vb_open(ADIO_File fd, struct orth_state *st)
