@@ -276,8 +276,8 @@ static int quiet_call(ADIO_File fd, struct orth_call *c, int *err)
         return 0;
     st->ncalls++;
     int cand = q->left ? st->rotation[q->cand] : st->forced;
-    if (c->is_write)
-        vb_bypassed_write(fd, 1);
+    if (cand != ORTH_view_based)
+        vb_other_call(fd, c->is_write);
     if (!q->left) {             /* forced: nothing to decide */
         st->runs[cand]++;
         run_cand(fd, c, cand, err);
@@ -378,8 +378,8 @@ static void run_call(ADIO_File fd, struct orth_call *c, int *err)
         if (e)
             start_quiet(st, e, c);
     }
-    if (c->is_write && (cand < 0 || orth_cands[cand].run != orth_view_based))
-        vb_bypassed_write(fd, 1);
+    if (cand < 0 || orth_cands[cand].run != orth_view_based)
+        vb_other_call(fd, c->is_write);
     if (cand < 0) {
         st->bypassed++;
         orth_two_phase(c, err);
@@ -434,8 +434,7 @@ static void coll(ADIO_File fd, void *buf, int count, MPI_Datatype dt, int fpt,
         .st = xt_state(fd, XT_LAYER_orth),.lower = xt_lower(fd, XT_LAYER_orth)
     };
     if (stock_only(fd, is_write)) {
-        if (is_write)
-            vb_bypassed_write(fd, 1);
+        vb_other_call(fd, is_write);
         orth_two_phase(&c, err);
         return;
     }
@@ -465,8 +464,10 @@ static void ADIOI_ORTH_ReadContig(ADIO_File fd, void *buf, int count, MPI_Dataty
 {
     struct orth_state *st = xt_state(fd, XT_LAYER_orth);
     double t0 = xt_now();
+    ADIO_Offset before = fd->fp_ind;
     xt_lower(fd, XT_LAYER_orth)->ADIOI_xxx_ReadContig(fd, buf, count, dt, fpt, off, status, err);
     st->io += xt_now() - t0;
+    vb_read_overlay(fd, buf, count, dt, fpt, off, before, 1);
 }
 
 static const ADIOI_Fns orth_ops = {
@@ -478,6 +479,9 @@ static const ADIOI_Fns orth_ops = {
     .ADIOI_xxx_WriteStrided = vb_WriteStrided,
     .ADIOI_xxx_IwriteContig = vb_IwriteContig,
     .ADIOI_xxx_IwriteStrided = vb_IwriteStrided,
+    .ADIOI_xxx_ReadStrided = vb_ReadStrided,
+    .ADIOI_xxx_IreadContig = vb_IreadContig,
+    .ADIOI_xxx_IreadStrided = vb_IreadStrided,
     .ADIOI_xxx_Flush = vb_Flush,
     .ADIOI_xxx_Resize = vb_Resize,
     .ADIOI_xxx_Fcntl = vb_Fcntl,
@@ -517,5 +521,5 @@ const struct xt_layer orth_layer = {
     .ncounters = VB_NCOUNTERS,
     .wrote = orth_wrote,
     .view = orth_view,
-    .direct_io_ok = 1,          /* view_based's cache holds nothing the file lacks between calls */
+    /* direct_io_ok stays 0: view_based may hold written data the file lacks */
 };

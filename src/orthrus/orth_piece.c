@@ -53,8 +53,8 @@ int orth_run_piece(struct orth_call *c, int cand, int home, double limit, double
     double mine = run_part(&p, cand, err);
     MPI_Allreduce(&mine, piece, 1, MPI_DOUBLE, MPI_MAX, c->fd->comm);
     int cut = *piece > limit;
-    if (cut && c->is_write && cand == ORTH_view_based)
-        vb_bypassed_write(c->fd, 1);    /* home writes the rest past its cache */
+    if (cut && cand == ORTH_view_based)     /* home runs the rest past its cache */
+        vb_other_call(c->fd, c->is_write);
     part_of(c, &p, n, 0);
     run_part(&p, cut ? home : cand, &err2);
     xt_call_done(c->fd, c->fpt, c->fd->fp_ind, -1, c->status, c->dt, c->bytes);

@@ -4,15 +4,15 @@
  * each aggregator serves one of its domain blocks: ranks and aggregator both
  * map the block's bounds through the rank's view, so the counts of the
  * all-to-all are known on both sides without any exchange, and the bytes
- * arrive in file order.  The aggregator keeps the block in its cache; written
- * blocks go to the file before the call returns (so the file, independent
- * I/O and Orthrus' timing see them), and stay cached for later reads. */
+ * arrive in file order.  The aggregator keeps the block in its cache; with
+ * write-behind written blocks stay dirty there (and each rank logs its own
+ * data, orth_vb_log.c), else they go to the file before the call returns. */
 #include "orth_vb.h"
 
 #include <stdlib.h>
 #include <string.h>
 
-enum { I_S0, I_S1, I_FLO, I_FHI, I_INDEP, I_N };
+enum { I_S0, I_S1, I_FLO, I_FHI, I_NRG, I_FOREIGN, I_LOG, I_N };
 
 struct vb_run {
     struct orth_call *c;
@@ -26,12 +26,6 @@ struct vb_run {
     int npc, cpc;
     ADIO_Offset rpos;           /* receive position of the piece stream's start */
 };
-
-struct orth_vb *vb_of(ADIO_File fd)
-{
-    struct xt_slot *s = xt_slot_of(fd, XT_LAYER_orth);
-    return s ? ((struct orth_state *) s->state)->vb : NULL;
-}
 
 static void add_piece(void *arg, ADIO_Offset off, ADIO_Offset len, ADIO_Offset spos)
 {
@@ -58,8 +52,9 @@ static void intervals(struct vb_run *r)
     me[I_S1] = me[I_S0] + c->bytes;
     me[I_FLO] = c->bytes ? vb_foff(&vb->mine, me[I_S0]) : INT64_MAX;
     me[I_FHI] = c->bytes ? vb_foff(&vb->mine, me[I_S1] - 1) + 1 : -1;
-    me[I_INDEP] = vb->indep_writes;
-    vb->indep_writes = 0;
+    me[I_NRG] = vb->nrg;
+    me[I_FOREIGN] = vb->foreign;
+    me[I_LOG] = vb->wb && c->is_write ? vb->log_bytes + c->bytes : 0;
     r->iv = ADIOI_Malloc((size_t) I_N * vb->nprocs * sizeof(int64_t));
     MPI_Allgather(me, I_N, MPI_INT64_T, r->iv, I_N, MPI_INT64_T, c->fd->comm);
 }
@@ -200,23 +195,66 @@ static void round_at(struct vb_run *r, int64_t b0, int *err)
     ADIOI_Free(rbuf);
 }
 
+/* before the rounds: the ranks' independent writes reach the cache, and a
+ * rank whose log would outgrow romio_vb_cache_size has everything settled */
+static void catch_up(struct vb_run *r, int *err)
+{
+    struct orth_vb *vb = r->vb;
+    int64_t foreign = 0, log = 0;
+    for (int p = 0; p < vb->nprocs; p++) {
+        const int64_t *iv = r->iv + I_N * p;
+        foreign += iv[I_FOREIGN];
+        log = iv[I_LOG] > log ? iv[I_LOG] : log;
+    }
+    vb_share_ranges(r->c->fd, vb, r->iv + I_NRG, I_N);
+    vb->foreign = 0;
+    if (foreign)                /* the file changed behind the cache */
+        vb_drop_clean(r->c->fd, vb);
+    if (log > vb->log_max && vb->dirty) {
+        int e = MPI_SUCCESS;
+        vb->in_call = 0;
+        vb_settle(r->c->fd, vb, VB_F_LOG_FULL, &e);
+        vb->in_call = 1;
+        *err = *err == MPI_SUCCESS ? e : *err;
+    }
+}
+
 static void run_rounds(struct vb_run *r, int *err)
 {
     struct orth_vb *vb = r->vb;
-    int64_t flo = INT64_MAX, fhi = -1, indep = 0;
+    int64_t flo = INT64_MAX, fhi = -1;
     for (int p = 0; p < vb->nprocs; p++) {
         const int64_t *iv = r->iv + I_N * p;
         flo = iv[I_FLO] < flo ? iv[I_FLO] : flo;
         fhi = iv[I_FHI] > fhi ? iv[I_FHI] : fhi;
-        indep += iv[I_INDEP];
     }
-    if (indep)                  /* the file changed behind the cache */
-        vb_drop_all(r->c->fd, vb);
+    catch_up(r, err);
+    if (r->c->is_write && vb->wb && fhi > vb->eof)
+        vb->eof = fhi;
     if (fhi < 0)
         return;
     for (int64_t b0 = flo / vb->unit; b0 <= (fhi - 1) / vb->unit; b0 += vb->naggs)
         if (round_used(r, b0 * vb->unit, (b0 + vb->naggs) * vb->unit))
             round_at(r, b0, err);
+}
+
+/* do the processes' file ranges interleave?  ROMIO's own test (rank order,
+ * inclusive ends; ad_write_coll.c): where they do not, stock two-phase
+ * lets every process access its part itself, without moving data, and
+ * view_based does the same by running it (romio_cb_write/read=enable
+ * forces the exchange, as in stock) */
+static int interleaved(const struct vb_run *r)
+{
+    ADIO_File fd = r->c->fd;
+    int cb = r->c->is_write ? fd->hints->cb_write : fd->hints->cb_read;
+    if (cb == ADIOI_HINT_ENABLE)
+        return 1;
+    for (int p = 1; p < r->vb->nprocs; p++) {
+        const int64_t *prev = r->iv + I_N * (p - 1), *cur = r->iv + I_N * p;
+        if (cur[I_FHI] > cur[I_FLO] && cur[I_FLO] < prev[I_FHI] - 1)
+            return 1;
+    }
+    return 0;
 }
 
 void orth_view_based(struct orth_call *c, int *err)
@@ -226,6 +264,7 @@ void orth_view_based(struct orth_call *c, int *err)
     if (vb->stale)
         vb_exchange(c->fd, vb, 1);
     if (vb->fallback) {
+        vb_other_call(c->fd, c->is_write);
         orth_two_phase(c, err);
         return;
     }
@@ -237,17 +276,23 @@ void orth_view_based(struct orth_call *c, int *err)
     r.rd = r.rc + np;
     vb->in_call = 1;
     intervals(&r);
+    if (!interleaved(&r)) {
+        vb->in_call = 0;
+        ADIOI_Free(r.iv);
+        ADIOI_Free(r.sc);
+        vb_other_call(c->fd, c->is_write);
+        orth_two_phase(c, err);
+        return;
+    }
     /* the user's buffer itself when it is contiguous, else a packed copy */
-    int contig;
-    MPI_Aint lb, ext;
-    ADIOI_Datatype_iscontig(c->dt, &contig);
-    MPI_Type_get_true_extent(c->dt, &lb, &ext);
-    contig = contig && lb == 0;
-    r.stream = contig ? c->buf : ADIOI_Malloc(nb + 1);
-    if (c->is_write && !contig)
-        MPI_Pack(c->buf, c->count, c->dt, r.stream, nb, &pos, MPI_COMM_SELF);
+    r.stream = vb_packed(c->buf, c->count, c->dt, nb, c->is_write);
+    int contig = r.stream == c->buf;
     run_rounds(&r, err);
-    if (c->is_write)
+    if (c->is_write && vb->wb) {
+        vb_log_add(vb, r.iv[I_N * xt_file(c->fd)->rank + I_S0],
+                   r.iv[I_N * xt_file(c->fd)->rank + I_S1], r.stream);
+        vb->dirty = 1;
+    } else if (c->is_write)
         vb_flush_all(c->fd, vb, VB_F_CALL_END, err);
     else if (!contig)
         MPI_Unpack(r.stream, nb, &pos, c->buf, c->count, c->dt, MPI_COMM_SELF);
@@ -257,5 +302,8 @@ void orth_view_based(struct orth_call *c, int *err)
     ADIOI_Free(r.iv);
     VB_FREE(r.pc);
     ADIOI_Free(r.sc);
+    /* its agreement on errors (an all-reduce) also keeps every rank from
+     * going on (to an independent write, say) while an aggregator may still
+     * write an older dirty block of this call */
     orth_finish(c, err);
 }

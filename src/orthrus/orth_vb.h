@@ -8,7 +8,12 @@
  * its view's data stream) travels: both sides map it through the view, so
  * data moves rank -> aggregator in file order without offset lists.  The
  * aggregators keep the blocks in a bounded buffer cache (romio_vb_cache_size)
- * that serves later reads. */
+ * that serves later reads.  With write-behind (romio_vb_write_behind) the
+ * written blocks stay dirty in the pool until it needs room or a collective
+ * operation settles the file (sync, close, set_size, set_view, atomicity,
+ * another candidate's call); each rank keeps a log of its own unsettled
+ * writes so its independent reads see them, and its independent writes'
+ * ranges go to the aggregators at the next collective operation. */
 #ifndef ORTH_VB_H
 #define ORTH_VB_H
 
@@ -37,7 +42,7 @@ struct vb_block {
 
 /* why dirty blocks were written */
 enum { VB_F_CALL_END, VB_F_POOL_FULL, VB_F_SYNC, VB_F_CLOSE, VB_F_SET_VIEW, VB_F_READ_MISS,
-    VB_F_N
+    VB_F_OTHER_CALL, VB_F_LOG_FULL, VB_F_N
 };
 
 /* counters of orth_layer (summed over ranks in stats) */
@@ -46,6 +51,12 @@ enum { VB_C_HITS, VB_C_MISSES, VB_C_BYTES_FLUSHED, VB_C_FLUSH0,
     VB_C_PREFETCHED, VB_C_DROPS, VB_NCOUNTERS
 };
 extern const char *const vb_counter_names[];
+
+/* a rank's own collective write not yet settled: stream bytes [s0, s1) */
+struct vb_logent {
+    ADIO_Offset s0, s1;
+    char *data;
+};
 
 struct orth_vb {
     int stale;                  /* views must be exchanged before the next call */
@@ -60,8 +71,18 @@ struct orth_vb {
     struct vb_block *pool;
     int cap;
     uint64_t clock;
-    int64_t indep_writes;       /* writes that bypassed the cache since the last call */
+    int64_t foreign;            /* writes by other layers since the last call */
+    ADIO_Offset *rg;            /* file ranges (lo, hi) of this rank's independent writes */
+    int nrg, crg;
     int in_call;
+    /* write-behind (the same on every rank: changed by collective calls only) */
+    int wb;                     /* on */
+    int dirty;                  /* written blocks may be unsettled somewhere */
+    ADIO_Offset eof;            /* end of the unsettled writes (MPI_File_get_size) */
+    int werr;                   /* the first failed flush since the last settle */
+    struct vb_logent *log;
+    int nlog, clog;
+    int64_t log_bytes, log_max;
 };
 
 /* ADIOI_Free, which refuses NULL */
@@ -87,17 +108,48 @@ struct vb_block *vb_block_get(ADIO_File fd, struct orth_vb *vb, int64_t blk, int
 void vb_block_flush(ADIO_File fd, struct orth_vb *vb, struct vb_block *b, int cause, int *err);
 void vb_flush_all(ADIO_File fd, struct orth_vb *vb, int cause, int *err);
 void vb_drop_all(ADIO_File fd, struct orth_vb *vb);
+/* forget the clean bytes of every block (the file may have changed) */
+void vb_drop_clean(ADIO_File fd, struct orth_vb *vb);
+/* n file ranges (lo, hi) written behind the cache: no longer valid or dirty */
+void vb_forget_ranges(struct orth_vb *vb, const ADIO_Offset *rg, int n);
 void vb_pool_init(ADIO_File fd, struct orth_vb *vb);
 void vb_pool_free(struct orth_vb *vb);
 
-/* orth_vb.c */
+/* orth_vb_log.c */
 struct orth_vb *vb_of(ADIO_File fd);
+/* collective: the ranks' independent-write ranges to the aggregators, then
+ * every dirty block to the file (and, with write-behind, an agreement on
+ * errors, so every rank returns from it after every flush) */
+void vb_settle(ADIO_File fd, struct orth_vb *vb, int cause, int *err);
+/* the independent-write ranges of every rank (n: each rank's count of pairs) */
+void vb_share_ranges(ADIO_File fd, struct orth_vb *vb, const int64_t *n, int stride);
+void vb_log_add(struct orth_vb *vb, ADIO_Offset s0, ADIO_Offset s1, const char *data);
+void vb_log_clear(struct orth_vb *vb);
+/* an independent access of stream bytes [s0, s0 + n) in buf (0: read, the
+ * log's bytes into buf; 1: write, buf's bytes into the log) */
+void vb_log_stream(struct orth_vb *vb, ADIO_Offset s0, ADIO_Offset n, char *buf, int write);
+/* the same for file bytes [off, off + n) */
+void vb_log_file(struct orth_vb *vb, ADIO_Offset off, ADIO_Offset n, char *buf, int write);
+void vb_add_range(struct orth_vb *vb, ADIO_Offset lo, ADIO_Offset hi);
+/* collective: a collective read or write not run by view_based is next */
+void vb_other_call(ADIO_File fd, int is_write);
+/* the file ranges of stream bytes [s0, s1) */
+void vb_ranges_of(struct orth_vb *vb, ADIO_Offset s0, ADIO_Offset s1);
+/* buf itself when count x dt is contiguous from buf, else a buffer of n
+ * bytes (buf packed into it when pack) */
+char *vb_packed(const void *buf, int count, MPI_Datatype dt, ADIO_Offset n, int pack);
+
+/* orth_vb.c */
 void orth_view_based(struct orth_call *c, int *err);
 void vb_open(ADIO_File fd, struct orth_state *st);
 void vb_close(ADIO_File fd, struct orth_state *st, int *err);
 void vb_set_view(ADIO_File fd, void *state, int error_code);
-/* a collective write not run by view_based, or a write that bypassed it */
+/* a write by another layer, below Orthrus */
 void vb_bypassed_write(ADIO_File fd, int collective);
+/* an independent read's bytes that this rank wrote collectively and that
+ * may not be in the file yet (before: fd->fp_ind before the read) */
+void vb_read_overlay(ADIO_File fd, void *buf, int count, MPI_Datatype dt, int fpt,
+                     ADIO_Offset off, ADIO_Offset before, int contig);
 /* the guards in orth_layer's table */
 void vb_WriteContig(ADIO_File fd, const void *buf, int count, MPI_Datatype dt, int fpt,
                     ADIO_Offset off, ADIO_Status *status, int *err);
@@ -107,6 +159,12 @@ void vb_IwriteContig(ADIO_File fd, const void *buf, int count, MPI_Datatype dt, 
                      ADIO_Offset off, ADIO_Request *req, int *err);
 void vb_IwriteStrided(ADIO_File fd, const void *buf, int count, MPI_Datatype dt, int fpt,
                       ADIO_Offset off, ADIO_Request *req, int *err);
+void vb_ReadStrided(ADIO_File fd, void *buf, int count, MPI_Datatype dt, int fpt,
+                    ADIO_Offset off, ADIO_Status *status, int *err);
+void vb_IreadContig(ADIO_File fd, void *buf, int count, MPI_Datatype dt, int fpt,
+                    ADIO_Offset off, ADIO_Request *req, int *err);
+void vb_IreadStrided(ADIO_File fd, void *buf, int count, MPI_Datatype dt, int fpt,
+                     ADIO_Offset off, ADIO_Request *req, int *err);
 void vb_Flush(ADIO_File fd, int *err);
 void vb_Resize(ADIO_File fd, ADIO_Offset size, int *err);
 void vb_Fcntl(ADIO_File fd, int flag, ADIO_Fcntl_t * fs, int *err);

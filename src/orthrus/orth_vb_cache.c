@@ -5,6 +5,7 @@
  * recently used block. */
 #include "orth_vb.h"
 
+#include <errno.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -61,6 +62,28 @@ static void ivl_clear(struct vb_ivl *l)
     memset(l, 0, sizeof(*l));
 }
 
+/* l := l without [lo, hi) */
+static void ivl_sub(struct vb_ivl *l, ADIO_Offset lo, ADIO_Offset hi)
+{
+    int k = 0;
+    ADIO_Offset *v = ADIOI_Malloc((2 * (size_t) l->n + 4) * sizeof(ADIO_Offset));
+    for (int i = 0; i < l->n; i++) {
+        ADIO_Offset a = l->v[2 * i], b = l->v[2 * i + 1];
+        if (a < lo) {
+            v[2 * k] = a;
+            v[2 * k++ + 1] = b < lo ? b : lo;
+        }
+        if (b > hi) {
+            v[2 * k] = a > hi ? a : hi;
+            v[2 * k++ + 1] = b;
+        }
+    }
+    VB_FREE(l->v);
+    l->v = v;
+    l->n = k;
+    l->cap = k;
+}
+
 void vb_pool_init(ADIO_File fd, struct orth_vb *vb)
 {
     int64_t size = xt_hint(fd, XT_H_VB_CACHE_SIZE)->i;
@@ -78,13 +101,19 @@ void vb_block_flush(ADIO_File fd, struct orth_vb *vb, struct vb_block *b, int ca
     if (b->blk < 0 || b->dirty.n == 0)
         return;
     ADIO_Offset base = (ADIO_Offset) b->blk * vb->unit;
+    int fail = (int) xt_test_hook("ROMIO_XT_TEST_VB_FLUSH_FAIL", 0);
     for (int i = 0; i < b->dirty.n; i++) {
         ADIO_Offset lo = b->dirty.v[2 * i], len = b->dirty.v[2 * i + 1] - lo;
         int e = MPI_SUCCESS;
-        ADIO_WriteContig(fd, b->buf + lo, (int) len, MPI_BYTE, ADIO_EXPLICIT_OFFSET, base + lo,
-                         &status, &e);
+        if (fail)               /* fault injection: the write fails */
+            e = xt_io_error(fd, "view_based flush (test hook)", EIO);
+        else
+            ADIO_WriteContig(fd, b->buf + lo, (int) len, MPI_BYTE, ADIO_EXPLICIT_OFFSET,
+                             base + lo, &status, &e);
         if (e != MPI_SUCCESS && *err == MPI_SUCCESS)
             *err = e;
+        if (e != MPI_SUCCESS && vb->wb && vb->werr == MPI_SUCCESS)
+            vb->werr = e;       /* reported again at the next sync or close */
         bytes += len;
     }
     ivl_clear(&b->dirty);
@@ -141,6 +170,41 @@ void vb_drop_all(ADIO_File fd, struct orth_vb *vb)
     }
     if (any)
         xt_count(fd, XT_LAYER_orth, VB_C_DROPS, 1);
+}
+
+void vb_drop_clean(ADIO_File fd, struct orth_vb *vb)
+{
+    int any = 0;
+    for (int i = 0; vb->pool && i < vb->cap; i++) {
+        struct vb_block *b = &vb->pool[i];
+        if (b->blk < 0)
+            continue;
+        any = 1;
+        if (b->dirty.n == 0) {
+            block_free(b);
+            continue;
+        }
+        ivl_clear(&b->valid);
+        vb_ivl_add(&b->valid, b->dirty.v, b->dirty.n);
+    }
+    if (any)
+        xt_count(fd, XT_LAYER_orth, VB_C_DROPS, 1);
+}
+
+void vb_forget_ranges(struct orth_vb *vb, const ADIO_Offset *rg, int n)
+{
+    for (int i = 0; vb->pool && i < n; i++) {
+        ADIO_Offset lo = rg[2 * i], hi = rg[2 * i + 1];
+        for (int64_t blk = lo / vb->unit; hi > lo && blk <= (hi - 1) / vb->unit; blk++) {
+            struct vb_block *b = blk % vb->naggs == vb->myagg ?
+                vb_block_get(NULL, vb, blk, 0, NULL) : NULL;
+            ADIO_Offset base = blk * vb->unit;
+            if (!b)
+                continue;
+            ivl_sub(&b->valid, lo - base, hi - base);
+            ivl_sub(&b->dirty, lo - base, hi - base);
+        }
+    }
 }
 
 void vb_pool_free(struct orth_vb *vb)

@@ -8,6 +8,9 @@
 
 /* bigger flattened views fall back to two_phase */
 #define VB_MAX_PIECES (1 << 20)
+/* the period given to a contiguous filetype (bytes, rounded up to a
+ * multiple of its extent): longer than any call (ORTH_MAX_BYTES) */
+#define VB_CONTIG_PERIOD (1LL << 40)
 
 /* data bytes of v at file offsets below f */
 ADIO_Offset vb_vpos(const struct vb_view *v, ADIO_Offset f)
@@ -122,6 +125,11 @@ static int view_local(ADIO_File fd, struct vb_view *v)
     v->disp = fd->disp;
     v->extent = ext;
     ok = ok && n > 0 && v->idx[0] >= 0 && v->idx[n - 1] + v->len[n - 1] <= v->idx[0] + ext;
+    if (ok && n == 1 && v->idx[0] == 0 && v->len[0] == ext) {
+        /* a contiguous filetype: one period as long as a whole call can be,
+         * so a call is one piece, not one per filetype extent */
+        v->extent = v->len[0] = ext * (VB_CONTIG_PERIOD / ext + 1);
+    }
     if (ok) {
         struct vb_view c;       /* repacked for the final n */
         view_alloc(&c, n);

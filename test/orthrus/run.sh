@@ -9,6 +9,7 @@ build() {
     "$mpicc" -O1 -g -o "$out/t_stats_io" "$XT_SRCDIR/test/mpi/t_stats_io.c" &&
     "$mpicc" -O1 -g -Wall -o "$out/t_orth_seq" "$src/t_orth_seq.c" &&
     "$mpicc" -O1 -g -Wall -o "$out/t_vb" "$src/t_vb.c" &&
+    "$mpicc" -O1 -g -Wall -o "$out/t_vb_cons" "$src/t_vb_cons.c" &&
     "$mpicc" -O1 -g -Wall -o "$out/t_orth_desc" "$src/t_orth_desc.c" &&
     "$mpicc" -O1 -g -Wall -o "$out/matrix" "$XT_SRCDIR/benchmarks/orthrus/matrix.c" &&
     "$mpicc" -O1 -g -Wall -o "$out/contig" "$XT_SRCDIR/benchmarks/orthrus/contig.c"
@@ -447,10 +448,12 @@ vb_run() {
         MPIR_CVAR_NUM_CLIQUES=2 timeout 300 "$mpiexec" -n 2 ./t_vb "$out/$name.dat" &&
     cmp "$out/vb-stock.dat" "$out/$name.dat"
 }
-# vb_json NAME PYTHON: PYTHON with `o` = the file's orthrus section
+# vb_json NAME PYTHON: PYTHON with `o` = the orthrus section of the handle
+# that ran view_based most (other handles: the tests' MPI_COMM_SELF reads)
 vb_json() {
     python3 -c "import json, sys
-o = [json.loads(l)['features']['orthrus'] for l in open(sys.argv[1]) if l.strip()][0]
+o = max((json.loads(l)['features']['orthrus'] for l in open(sys.argv[1]) if l.strip()),
+        key=lambda o: o['runs']['view_based'])
 print({k: v for k, v in o.items() if k.startswith('vb_')})
 $2" "$out/$1.json"
 }
@@ -462,7 +465,13 @@ vb_case() {
 assert o['runs']['view_based'] > 0 and o['vb_cache_hits'] > 0, o
 assert o['vb_view_exchanges'] == 3 and o['vb_view_bytes_sent'] > 0, o
 assert o['vb_flushes_call_end'] > 0 and o['vb_flushes_pool_full'] == 0, o
-assert o['vb_cache_drops'] > 0 and o['vb_view_fallbacks'] == 0, o" &&
+assert o['vb_cache_misses'] > 0 and o['vb_view_fallbacks'] == 0, o" &&
+    vb_run vb-behind "romio_orthrus_force view_based" "romio_vb_write_behind enable" &&
+    vb_json vb-behind "
+assert o['vb_flushes_call_end'] == 0 and o['vb_cache_misses'] > 0, o
+assert o['vb_flushes_read_miss'] + o['vb_flushes_sync'] + o['vb_flushes_close'] > 0, o" &&
+    vb_run vb-strict "romio_orthrus_force view_based" "romio_vb_write_behind strict" &&
+    vb_json vb-strict "assert o['vb_flushes_call_end'] > 0, o" &&
     vb_run vb-pool "romio_orthrus_force view_based" "cb_buffer_size 64" \
         "romio_vb_cache_size 64" &&
     vb_json vb-pool "assert o['vb_flushes_pool_full'] > 0, o" &&
@@ -487,6 +496,56 @@ vb_bad_case() {
     done
 }
 run view-based-bad-hints vb_bad_case
+
+# view_based write-behind and MPI's consistency rules (t_vb_cons: byte
+# comparisons inside) at 1, 2 and 4 ranks: stock, write-behind, a pool and
+# log of one small block (LRU and log-full flushes), write-through (the
+# default), the selection with write-behind
+vb_cons_case() {
+    local np=$1 name
+    local wb=romio_vb_write_behind=enable
+    for cfg in "stock" "wb romio_orthrus_force=view_based $wb" \
+        "small romio_orthrus_force=view_based $wb cb_buffer_size=64 romio_vb_cache_size=64" \
+        "through romio_orthrus_force=view_based" \
+        "select romio_orthrus=enable $wb romio_orthrus_trials=1 romio_orthrus_budget=0"; do
+        set -- $cfg
+        name=cons$np-$1; shift
+        { for h in "$@"; do echo "${h%%=*} ${h#*=}"; done; } > "$out/$name.hints"
+        ROMIO_HINTS=$out/$name.hints ROMIO_XT_STATS=1 ROMIO_XT_STATS_FILE=$out/$name.json \
+            MPIR_CVAR_NUM_CLIQUES=2 timeout 300 "$mpiexec" -n "$np" ./t_vb_cons "$out/$name.dat" ||
+            return 1
+        [ "$np" -eq 1 ] || cmp "$out/cons$np-stock.dat" "$out/$name.dat" || return 1
+    done
+    [ "$np" -eq 1 ] && return 0
+    vb_json "cons$np-wb" "assert o['vb_flushes_call_end'] == 0 and o['vb_flushes_sync'] > 0, o" &&
+    vb_json "cons$np-small" "assert o['vb_flushes_pool_full'] > 0 and o['vb_flushes_log_full'] > 0, o"
+}
+for np in $(xt_np 1 2 4); do
+    run "view-based-consistency-np$np" vb_cons_case "$np"
+done
+
+# a job that ends without MPI_File_close loses only what was not synced
+vb_noclose_case() {
+    printf 'romio_orthrus_force view_based\nromio_vb_write_behind enable\n' > "$out/noclose.hints"
+    ROMIO_HINTS=$out/noclose.hints MPIR_CVAR_NUM_CLIQUES=2 timeout 300 \
+        "$mpiexec" -n 2 ./t_vb_cons "$out/noclose.dat" noclose
+    echo "exit status $? (no MPI_Finalize)"
+    mpirun 2 ./t_vb_cons "$out/noclose.dat" after
+}
+run view-based-no-close vb_noclose_case
+
+# a flush that fails (test hook) makes sync and close return an error on
+# every rank, with write-behind and without
+vb_error_case() {
+    local wb
+    for wb in enable:behind disable:through; do
+        printf 'romio_orthrus_force view_based\nromio_vb_write_behind %s\n' ${wb%:*} \
+            > "$out/verr.hints"
+        ROMIO_HINTS=$out/verr.hints ROMIO_XT_TEST_VB_FLUSH_FAIL=1 MPIR_CVAR_NUM_CLIQUES=2 \
+            timeout 300 "$mpiexec" -n 2 ./t_vb_cons "$out/verr.dat" "errors-${wb#*:}" || return 1
+    done
+}
+run view-based-flush-errors vb_error_case
 
 # no leaks or memory errors in our code under valgrind (every candidate)
 valgrind_case() {

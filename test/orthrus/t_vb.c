@@ -4,7 +4,7 @@
  * reads of collectively written data.  Run with any hints; the file it
  * leaves must equal the one stock ROMIO leaves (run.sh compares them).
  * Usage: t_vb FILE */
-#include "../mpi/common.h"
+#include "t_vb.h"
 
 static int rank, nprocs;
 
@@ -14,21 +14,6 @@ static void fill(char *b, int n, int seed)
 {
     for (int i = 0; i < n; i++)
         b[i] = (char) t_pattern(i, rank * 131 + seed);
-}
-
-/* ranks' blocks of BL bytes interleaved, NB per period */
-static MPI_Datatype interleaved(void)
-{
-    MPI_Datatype vec, placed, ft;
-    int one = 1;
-    MPI_Aint at = (MPI_Aint) rank * BL;
-    MPI_Type_vector(NB, BL, BL * nprocs, MPI_BYTE, &vec);
-    MPI_Type_create_struct(1, &one, &at, &vec, &placed);
-    MPI_Type_create_resized(placed, 0, (MPI_Aint) NB * BL * nprocs, &ft);
-    MPI_Type_commit(&ft);
-    MPI_Type_free(&vec);
-    MPI_Type_free(&placed);
-    return ft;
 }
 
 static void check(const char *what, const char *got, const char *want, int n)
@@ -52,7 +37,7 @@ int main(int argc, char **argv)
     enum { N = NB * BL };
     char buf[N], want[N];
     MPI_File fh;
-    MPI_Datatype ft = interleaved();
+    MPI_Datatype ft = t_vb_interleaved(rank, nprocs, BL, NB);
     T_MPI(MPI_File_open(MPI_COMM_WORLD, argv[1], MPI_MODE_CREATE | MPI_MODE_RDWR,
                         MPI_INFO_NULL, &fh));
     T_MPI(MPI_File_set_view(fh, 0, MPI_BYTE, ft, "native", MPI_INFO_NULL));
