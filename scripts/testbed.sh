@@ -484,7 +484,10 @@ drop_caches() {
     find "$STATE"/cs*/hdd/mfs -type f -print0 2>/dev/null | xargs -0 -r python3 -c '
 import os, sys
 for p in sys.argv[1:]:
-    fd = os.open(p, os.O_RDONLY)
+    try:  # a chunk the server deletes meanwhile is skipped
+        fd = os.open(p, os.O_RDONLY)
+    except OSError:
+        continue
     os.fdatasync(fd)
     os.posix_fadvise(fd, 0, 0, os.POSIX_FADV_DONTNEED)
     os.close(fd)'

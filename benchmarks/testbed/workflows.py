@@ -55,6 +55,10 @@ CONFIGS = [
                                   romio_orthrus="enable", e10_cache="enable",
                                   e10_cache_path=E10, romio_prefetch="enable")},
 ]
+# diagnostic: the E10 cache with its gate bypassed (test hook, a build
+# configured with --enable-xt-test-hooks): what the storage allows
+E10_NOGATE = {"name": "e10_nogate", "hints": dict(STATS, e10_cache="enable", e10_cache_path=E10),
+              "env": {"ROMIO_XT_NVC_TEST_ALWAYS_CACHE": "1"}}
 DISK_FIRST = [
     {"name": "two_phase", "hints": dict(STATS, romio_orthrus_force="two_phase")},
     {"name": "disk_first", "hints": dict(STATS, romio_orthrus_force="disk_first")},
@@ -95,22 +99,22 @@ def workloads(a, bins):
         "root": {"cmd": lambda wd: [bins["pf_root"], "--data", os.path.join(a.work, "rootdata"),
                                     "--bytes", str(a.root_mib << 20), "--compute-us",
                                     str(a.root_compute_us), "--mode", "x", "--idle", "1"],
-                 "files": [], "compare": "bytes", "compute": 0,
+                 "files": [], "compare": "self", "compute": 0,
                  "parse": lambda res: {"runtime_s": r["seconds"] for r in res
                                        if r.get("phase") == "root"},
                  "setup": setup_root},
         "matrix": {"cmd": lambda wd: [bins["matrix"], wd, str(1 << 20), "4", "24"],
-                   "files": ["matrix.dat"], "compare": "bytes", "parse": orthrus_metrics,
+                   "files": [], "compare": "self", "parse": orthrus_metrics,
                    "compute": 0},
         "noncontig": {"cmd": lambda wd: [bins["noncontig"], wd, "256", str(4 << 20), "24"],
-                      "files": ["noncontig.dat"], "compare": "bytes", "parse": orthrus_metrics,
+                      "files": [], "compare": "self", "parse": orthrus_metrics,
                       "compute": 0},
         "btio": {"cmd": lambda wd: [bins["btio"], wd, "64", "16"], "files": ["btio.dat"],
                  "compare": "bytes", "parse": orthrus_metrics, "compute": 0},
         # 2 ranks x 8 blocks of 16 MiB = 256 MiB per call: every call spans
         # all three servers' 64 MiB chunks
         "disk_first": {"cmd": lambda wd: [bins["matrix"], wd, str(16 << 20), "8", "3", "0"],
-                       "files": ["matrix.dat"], "compare": "bytes", "parse": orthrus_metrics,
+                       "files": [], "compare": "self", "parse": orthrus_metrics,
                        "compute": 0, "configs": DISK_FIRST},
     }
     if a.ior:
@@ -165,7 +169,7 @@ def run_one(a, name, wl, config, rep, env):
     e = dict(env, ROMIO_XT_STATS_FILE=stats)
     t0 = time.time()
     out = run_cmd(a, wl["cmd"](wd), config["hints"], e, label,
-                  {"TB_COMPUTE_S": wl["compute"]})
+                  dict(config.get("env", {}), TB_COMPUTE_S=wl["compute"]))
     metrics = wl["parse"](xtbench.parse_results(out))
     if not metrics:
         raise xtbench.RunError("no measurement in the output\n" + xtbench.tail(out))
@@ -179,7 +183,10 @@ def run_one(a, name, wl, config, rep, env):
 
 def run_part(a, name, wl, env):
     rows, fails = [], []
-    configs = wl.get("configs", CONFIGS)
+    extra = [E10_NOGATE] if a.configs and "e10_nogate" in a.configs.split(",") else []
+    configs = wl.get("configs", CONFIGS + extra)
+    if a.configs:
+        configs = [c for c in configs if c is configs[0] or c["name"] in a.configs.split(",")]
     if wl.get("setup"):
         wl["setup"](a, a.bins, env)
     for rep in range(1, a.reps + 1):
@@ -197,9 +204,9 @@ def run_part(a, name, wl, env):
                                                     for r in got), file=sys.stderr)
         ref = dirs.get(configs[0]["name"])
         for cname, wd in dirs.items():   # files vs the reference config's
-            same = "reference" if wd == ref else "no reference" if not ref or not wl["files"] \
-                else "equal"
-            if ref and wd != ref and wl["files"]:
+            same = "verified in the run" if wl["compare"] == "self" else "reference" \
+                if wd == ref else "no reference" if not ref else "equal"
+            if ref and wd != ref and wl["compare"] != "self":
                 prob = appsmod.same_files({"files": wl["files"], "compare": wl["compare"]},
                                           ref, wd, a.apps, a.prefix)
                 if prob:
@@ -224,7 +231,7 @@ def report(out, limits_csv=None):
     groups = {}
     for r in rows:
         groups.setdefault((r["workload"], r["metric"]), {}).setdefault(r["config"], []).append(r)
-    names = [c["name"] for c in CONFIGS + DISK_FIRST]
+    names = [c["name"] for c in CONFIGS + [E10_NOGATE] + DISK_FIRST]
     table, plot = [], {}
     for (wl, metric), by in groups.items():
         ref = "stock" if "stock" in by else "two_phase"
@@ -239,7 +246,8 @@ def report(out, limits_csv=None):
             ratios = [(refrep[r["rep"]] / float(r["value"]) if metric in LOWER_BETTER
                        else float(r["value"]) / refrep[r["rep"]]) for r in rs if r["rep"] in refrep]
             same = {r.get("files_vs_stock", "") for r in rs}
-            ok = "reference" if same == {"reference"} else \
+            ok = "reference" if same == {"reference"} else "verified by the client" \
+                if same == {"verified in the run"} else \
                 f"{sum(r.get('files_vs_stock') == 'equal' for r in rs)}/{len(rs)} equal" \
                 if "equal" in same or "DIFFERENT" in same else "-"
             chose = sorted({r.get("orthrus_chose", "") for r in rs} - {""})
@@ -285,6 +293,7 @@ def main():
     p.add_argument("--parts", default="flash,flash_compute,coll_perf,coll_perf_compute,root,"
                    "matrix,noncontig,btio,disk_first")
     p.add_argument("--ior", default="")
+    p.add_argument("--configs", help="comma list of config names (the reference always runs)")
     p.add_argument("--flash-compute", type=float, default=4.0, help="seconds per close")
     p.add_argument("--coll-perf-compute", type=float, default=3.0, help="seconds per close")
     p.add_argument("--root-mib", type=int, default=64)
