@@ -109,8 +109,8 @@ def workloads(a, bins):
         "noncontig": {"cmd": lambda wd: [bins["noncontig"], wd, "256", str(4 << 20), "24"],
                       "files": [], "compare": "self", "parse": orthrus_metrics,
                       "compute": 0},
-        "btio": {"cmd": lambda wd: [bins["btio"], wd, "64", "16"], "files": ["btio.dat"],
-                 "compare": "bytes", "parse": orthrus_metrics, "compute": 0},
+        "btio": {"cmd": lambda wd: [bins["btio"], wd, "64", "16"], "files": [],
+                 "compare": "self", "parse": orthrus_metrics, "compute": 0},
         # 2 ranks x 8 blocks of 16 MiB = 256 MiB per call: every call spans
         # all three servers' 64 MiB chunks
         "disk_first": {"cmd": lambda wd: [bins["matrix"], wd, str(16 << 20), "8", "3", "0"],
