@@ -50,8 +50,7 @@ finish() {  # finish CASE FAULT : wait, record
     local c=$1 what=$2 rc last
     wait "$jobpid"
     rc=$?
-    last=$(grep -m1 -o 'Other I/O error.*\|No space left.*\|e10_cache[^:]*: .*\|MPI_ERR[A-Z_]*.*' "$out/$c.log" |
-        head -c 140)
+    last=$(grep -m1 -o '[A-Za-z_0-9 ]*([0-9]*): [A-Za-z].*' "$out/$c.log" | head -c 140)
     [ $rc = 0 ] && last="completed, every read verified"
     [ $rc = 124 ] && last="HUNG (killed by the timeout)"
     echo "fault $c: exit $rc after ${SECONDS}s: $last"
