@@ -7,12 +7,24 @@
 # inside the namespaces created here (10.254.77.0/24); the root namespace and
 # the outside world get none.
 #
-#   scripts/testbed.sh start [--servers N] [--size SIZE] [--bandwidth RATE]
+#   scripts/testbed.sh start [--profile hdd|ssd] [--nodes N] [--scale F]
+#                            [--servers N] [--size SIZE] [--bandwidth RATE]
 #                            [--latency T] [--cachemode MODE]
 #   scripts/testbed.sh stop
 #   scripts/testbed.sh status
-#   scripts/testbed.sh probe     exit 0 if the packages are installed
+#   scripts/testbed.sh probe [--profile NAME]   exit 0 if it can start
 #   scripts/testbed.sh spread FILE...   chunk -> chunk server map
+#   scripts/testbed.sh drop-caches      evict the chunk servers' page caches
+#   scripts/testbed.sh node K CMD...    run CMD on emulated compute node K
+#   scripts/testbed.sh mpiexec [-ppn M] -n NP CMD...   MPI job, ranks spread
+#                                       over the nodes (block: M per node)
+#
+# A profile (--profile) adds emulated compute nodes: node K has its own
+# network namespace with a throttled link, its own mount namespace with its
+# own mfsmount at the same path ($XT_TESTBED_DIR/mnt) and its own tmpfs at
+# $XT_TESTBED_DIR/local (the node-local fast tier); each chunk server's link
+# and disk (blkio throttle on its loop device, memory cgroup as its cache)
+# are rate-limited.
 #
 # State: $XT_TESTBED_DIR (default /tmp/romio-xt-testbed); the mount point is
 # $XT_TESTBED_DIR/mnt.  `start` prints the mount point as its last line.
@@ -25,6 +37,21 @@ NET=10.254.77                      # /24 used only inside the namespaces
 MASTER_IP=$NET.1
 CLIENT_IP=$NET.100
 BR=xtbr0
+NODE_BASE=20                       # node K: $NET.$((NODE_BASE + K))
+LOCAL=$STATE/local                 # node-local tier (tmpfs inside node K)
+MNTNS=$STATE/ns                    # persistent mount namespaces of the nodes
+BLKIO=/sys/fs/cgroup/blkio
+MEMCG=/sys/fs/cgroup/memory
+
+# profiles: name -> server disk MB/s, server link, node link (Mbit/s),
+# server page cache (MiB), node-local tier size (MiB)
+profile_vals() {
+    case $1 in
+        hdd) echo "100 1000 2500 64 2048" ;;
+        ssd) echo "400 4000 10000 64 2048" ;;
+        *) return 1 ;;
+    esac
+}
 
 die() { echo "testbed: error: $*" >&2; exit 1; }
 say() { echo "testbed: $*" >&2; }
@@ -43,25 +70,50 @@ probe() {
     return 0
 }
 
+# profile_missing: the kernel features a profile needs; prints what is
+# missing (one line) and returns 1, or returns 0.  XT_TESTBED_PRETEND_MISSING
+# names a feature to treat as missing (tests of the refusal path).
+profile_missing() {
+    local miss=() f
+    have() { case " ${XT_TESTBED_PRETEND_MISSING:-} " in *" $1 "*) return 1 ;; esac; }
+    { have tbf && { zcat /proc/config.gz 2>/dev/null | grep -q 'CONFIG_NET_SCH_TBF=[ym]' ||
+        [ -d /sys/module/sch_tbf ] || ! [ -r /proc/config.gz ]; }; } ||
+        miss+=("tc tbf (CONFIG_NET_SCH_TBF)")
+    { have blkio && [ -w $BLKIO/blkio.throttle.write_bps_device ]; } ||
+        miss+=("cgroup-v1 blkio throttling ($BLKIO/blkio.throttle.write_bps_device; cgroup-v2 io.max is not supported by this script)")
+    { have memcg && [ -d $MEMCG ] && [ -w $MEMCG/cgroup.procs ]; } ||
+        miss+=("cgroup-v1 memory controller ($MEMCG)")
+    { have mntns && command -v unshare >/dev/null && unshare --mount true 2>/dev/null; } ||
+        miss+=("mount namespaces (unshare --mount)")
+    { have loop && [ "$STORAGE" = loop ] && command -v losetup >/dev/null; } ||
+        miss+=("loop devices (XT_TESTBED_STORAGE=loop, losetup)")
+    [ ${#miss[@]} = 0 ] && return 0
+    f=$(printf '%s; ' "${miss[@]}")
+    echo "${f%; }"
+    return 1
+}
+
 running() { [ -f "$STATE/pids" ]; }
 
 nsx() { ip netns exec "$@"; }       # run inside a namespace (own mount ns)
 nsnet() { local n=$1; shift; nsenter --net=/run/netns/$n "$@"; }  # network only
 
 # ---- network -------------------------------------------------------------
-add_link() {  # add_link NS IP IFNAME : veth pair NS<->master bridge
-    local ns=$1 ip=$2 ifn=$3
+add_link() {  # add_link NS IP IFNAME [RATE] : veth pair NS<->master bridge
+    local ns=$1 ip=$2 ifn=$3 rate=${4:-}
     ip link add "$ifn" type veth peer name "${ifn}b" || return 1
     ip link set "$ifn" netns "$ns" && ip link set "${ifn}b" netns "$NS-m" || return 1
     ip -n "$NS-m" link set "${ifn}b" master $BR up &&
         ip -n "$ns" addr add "$ip/24" dev "$ifn" &&
         ip -n "$ns" link set "$ifn" up && ip -n "$ns" link set lo up || return 1
-    shape "$ns" "$ifn" && shape "$NS-m" "${ifn}b"
+    shape "$ns" "$ifn" $rate && shape "$NS-m" "${ifn}b" $rate
 }
 
-shape() {  # shape NS IF : optional bandwidth limit (tbf) on egress
-    [ -n "$BANDWIDTH" ] || return 0
-    ip netns exec "$1" tc qdisc add dev "$2" root tbf rate "$BANDWIDTH" burst 256kb latency 50ms ||
+shape() {  # shape NS IF [RATE] : bandwidth limit (tbf) on egress
+    local rate=${3:-$BANDWIDTH}
+    [ -n "$rate" ] || return 0
+    # burst: at least 1 ms of traffic at the rate (2 ms above 1 Gbit/s)
+    ip netns exec "$1" tc qdisc add dev "$2" root tbf rate "$rate" burst 512kb latency 50ms ||
         { say "tc tbf on $1/$2 failed"; return 1; }
 }
 
@@ -78,16 +130,93 @@ setup_net() {
         echo "$NS-$i" >>"$STATE/netns"
     done
     for i in $(seq 1 "$SERVERS"); do
-        add_link "$NS-$i" "$NET.$((10 + i))" "${NS}c$i" || return 1
+        add_link "$NS-$i" "$NET.$((10 + i))" "${NS}c$i" $SRV_LINK || return 1
     done
-    add_link "$NS-cl" "$CLIENT_IP" "${NS}cl" || return 1
+    add_link "$NS-cl" "$CLIENT_IP" "${NS}cl" $NODE_LINK || return 1
+    for i in $(seq 1 "$NODES"); do
+        ip netns add "$NS-n$i" || return 1
+        echo "$NS-n$i" >>"$STATE/netns"
+        add_link "$NS-n$i" "$NET.$((NODE_BASE + i))" "${NS}n$i" $NODE_LINK || return 1
+    done
 }
 
 # ---- daemons -------------------------------------------------------------
-spawn() {  # spawn NAME NS CMD... : start CMD in NS in the background, record pid
-    local name=$1 ns=$2; shift 2
-    setsid nsenter --net=/run/netns/"$ns" "$@" >"$STATE/log/$name.log" 2>&1 </dev/null &
+# spawn NAME NS CMD... : start CMD in network namespace NS in the background,
+# record its pid.  SPAWN_MNT=FILE: also in that mount namespace;
+# SPAWN_CG=DIR: in that memory cgroup from its first instruction on.
+spawn() {
+    local name=$1 ns=$2 pre=(); shift 2
+    [ -n "${SPAWN_MNT:-}" ] && pre=(--mount="$SPAWN_MNT")
+    setsid bash -c 'if [ -n "$1" ]; then echo $$ >"$1/cgroup.procs"; fi; shift; exec "$@"' _ \
+        "${SPAWN_CG:-}" nsenter --net=/run/netns/"$ns" "${pre[@]}" "$@" \
+        >"$STATE/log/$name.log" 2>&1 </dev/null &
     echo "$! $name" >>"$STATE/pids"
+}
+
+# ---- profile: throttled disks, server caches, compute nodes ----------------
+throttle_disk() {  # throttle_disk DEV MB/s : blkio limit on the whole device
+    local mm bps=$(($2 * 1000000))
+    mm=$(lsblk -dno MAJ:MIN "$1" | tr -d ' ') || return 1
+    echo "$mm $bps" >$BLKIO/blkio.throttle.write_bps_device &&
+        echo "$mm $bps" >$BLKIO/blkio.throttle.read_bps_device || return 1
+    echo "$mm" >>"$STATE/throttles"
+}
+
+server_cgroup() {  # server_cgroup I : memory cgroup (page cache = server cache)
+    local cg=$MEMCG/$NS-cs$1
+    mkdir -p "$cg" || return 1
+    echo "$cg" >>"$STATE/cgroups"
+    echo "$cg"
+}
+
+# once the servers run: each one's memory limit = what the daemon uses now
+# (~140 MiB) + the profile's cache + 64 MiB for its buffers under load, so
+# written data beyond the cache waits for the throttled disk
+limit_server_memory() {
+    local cg use
+    while read -r cg; do
+        use=$(cat "$cg/memory.usage_in_bytes") &&
+            echo $((use + ((SRV_CACHE_MIB + 64) << 20))) >"$cg/memory.limit_in_bytes" || return 1
+    done <"$STATE/cgroups"
+}
+
+# every node gets a persistent mount namespace (bind-mounted on a file under
+# $MNTNS, which must be a private mount) and in it a tmpfs at $LOCAL
+setup_node_mntns() {
+    local i f
+    mkdir -p "$MNTNS" "$LOCAL" "$STATE/bin" || return 1
+    mount --bind "$MNTNS" "$MNTNS" && mount --make-private "$MNTNS" || return 1
+    echo "$MNTNS" >"$STATE/mntns"
+    for i in $(seq 1 "$NODES"); do
+        f=$MNTNS/n$i
+        : >"$f" && unshare --mount="$f" --propagation private true || return 1
+        echo "$f" >>"$STATE/mntns"
+        nsenter --mount="$f" mount -t tmpfs -o size=${LOCAL_MIB}m "$NS-local$i" "$LOCAL" || return 1
+    done
+    write_launcher
+}
+
+node_mounted() {  # every node's mfsmount is up
+    local i
+    for i in $(seq 1 "$NODES"); do
+        nsenter --mount="$MNTNS/n$i" mountpoint -q "$MNT" || return 1
+    done
+}
+
+# hydra's launcher: mpiexec -launcher ssh -launcher-exec $STATE/bin/ssh calls
+# it as "ssh [-x] [-n] HOST COMMAND..." with HOST a node's address; it runs
+# COMMAND (hydra_pmi_proxy) in that node's network and mount namespaces
+write_launcher() {
+    cat >"$STATE/bin/ssh" <<EOF
+#!/bin/bash
+# romio-xt testbed launcher for hydra (generated by scripts/testbed.sh)
+while [ \$# -gt 0 ]; do case \$1 in -*) shift ;; *) break ;; esac; done
+host=\$1; shift
+k=\$((\${host##*.} - $NODE_BASE))
+[ -e "$MNTNS/n\$k" ] || { echo "testbed launcher: \$host is no node of this testbed" >&2; exit 255; }
+exec nsenter --net=/run/netns/$NS-n\$k --mount="$MNTNS/n\$k" -- /bin/sh -c "\$*"
+EOF
+    chmod +x "$STATE/bin/ssh"
 }
 
 write_master_cfg() {
@@ -196,9 +325,19 @@ start() {
         fi
         die "--latency is not implemented (netem available but untested here)"
     fi
+    if [ -n "$PROFILE" ] && ! why=$(profile_missing); then
+        die "profile $PROFILE refused: this kernel lacks $why. The plain testbed (no --profile) still works."
+    fi
+    if [ "$NODES" -gt 0 ] && ! unshare --mount true 2>/dev/null; then
+        die "--nodes needs mount namespaces (unshare --mount), which fail here"
+    fi
     mkdir -p "$STATE/log" "$MNT" || die "cannot create $STATE"
     : >"$STATE/pids"; : >"$STATE/netns"; : >"$STATE/mounts"; : >"$STATE/loops"
-    echo "servers=$SERVERS size=$SIZE bandwidth=${BANDWIDTH:-none} cachemode=$CACHEMODE started=$(date -u +%FT%TZ)" >"$STATE/config"
+    : >"$STATE/throttles"; : >"$STATE/cgroups"
+    {
+        echo "servers=$SERVERS size=$SIZE bandwidth=${BANDWIDTH:-none} cachemode=$CACHEMODE started=$(date -u +%FT%TZ)"
+        echo "profile=${PROFILE:-none} scale=$SCALE nodes=$NODES disk_MBps=${DISK_MBPS:-none} server_link=${SRV_LINK:-none} node_link=${NODE_LINK:-none} server_cache_MiB=${SRV_CACHE_MIB:-none} local=$LOCAL"
+    } >"$STATE/config"
     setup_net || { say "network setup failed"; stop_all; exit 1; }
     write_master_cfg
     spawn mfsmaster "$NS-m" mfsmaster -f -n -c "$STATE/master/mfsmaster.cfg"
@@ -206,14 +345,32 @@ start() {
     for i in $(seq 1 "$SERVERS"); do
         hdd=$(make_storage "$i")
         write_cs_cfg "$i" "$hdd"
-        spawn "mfschunkserver$i" "$NS-$i" mfschunkserver -f -n -c "$STATE/cs$i/mfschunkserver.cfg"
+        cg=
+        if [ -n "$PROFILE" ]; then
+            throttle_disk "$(tail -n 1 "$STATE/loops")" "$DISK_MBPS" &&
+                cg=$(server_cgroup "$i") || { say "disk limits of chunk server $i failed"; stop_all; exit 1; }
+        fi
+        SPAWN_CG=$cg spawn "mfschunkserver$i" "$NS-$i" mfschunkserver -f -n -c "$STATE/cs$i/mfschunkserver.cfg"
     done
     if ! wait_for 60 "$SERVERS chunk servers to register" registered || ! alive; then
         stop_all; exit 1
     fi
+    if [ -n "$PROFILE" ]; then
+        limit_server_memory || { say "memory limits of the chunk servers failed"; stop_all; exit 1; }
+    fi
+    # the nodes' mount namespaces before the shared mount, so they do not
+    # inherit it: each node mounts its own client at the same path
+    if [ "$NODES" -gt 0 ]; then
+        setup_node_mntns || { say "mount namespaces of the nodes failed"; stop_all; exit 1; }
+        for i in $(seq 1 "$NODES"); do
+            SPAWN_MNT=$MNTNS/n$i spawn "mfsmount-n$i" "$NS-n$i" mfsmount -f "$MNT" -H "$MASTER_IP" \
+                -o mfsbind="$NET.$((NODE_BASE + i))" -o mfscachemode="$CACHEMODE" -o mfsioretries="$IORETRIES"
+        done
+    fi
     spawn mfsmount "$NS-cl" mfsmount -f "$MNT" -H "$MASTER_IP" -o mfsbind="$CLIENT_IP" \
         -o mfscachemode="$CACHEMODE" -o mfsioretries="$IORETRIES"
-    if ! wait_for 30 "the FUSE mount at $MNT" mountpoint -q "$MNT" || ! alive; then
+    if ! wait_for 30 "the FUSE mount at $MNT" mountpoint -q "$MNT" ||
+        ! wait_for 30 "the nodes' FUSE mounts" node_mounted || ! alive; then
         stop_all; exit 1
     fi
     echo "$MNT" >>"$STATE/mounts"
@@ -226,6 +383,7 @@ start() {
         stop_all; exit 1
     fi
     say "up: master $MASTER_IP, $SERVERS chunk servers $NET.11-$((10 + SERVERS)), client $CLIENT_IP"
+    [ "$NODES" -gt 0 ] && say "nodes: $NODES ($NET.$((NODE_BASE + 1))-$((NODE_BASE + NODES))), profile ${PROFILE:-none}: $(sed -n 2p "$STATE/config")"
     echo "$MNT"
 }
 
@@ -233,6 +391,12 @@ stop_all() {  # unmount, kill recorded pids, remove namespaces, loops
     local pid name m i
     if [ -f "$STATE/mounts" ] && mountpoint -q "$MNT"; then
         umount "$MNT" 2>/dev/null || umount -l "$MNT"
+    fi
+    if [ -f "$STATE/mntns" ]; then   # the nodes' client mounts and tmpfs
+        for m in $(tail -n +2 "$STATE/mntns"); do
+            nsenter --mount="$m" umount -l "$MNT" 2>/dev/null
+            nsenter --mount="$m" umount -l "$LOCAL" 2>/dev/null
+        done
     fi
     if [ -f "$STATE/pids" ]; then
         # client first, then chunk servers, then the master
@@ -255,10 +419,21 @@ stop_all() {  # unmount, kill recorded pids, remove namespaces, loops
             mountpoint -q "$m" && { umount "$m" 2>/dev/null || umount -l "$m"; }
         done <"$STATE/mounts"
     fi
+    if [ -f "$STATE/mntns" ]; then   # the namespace files, then their directory
+        for m in $(tail -n +2 "$STATE/mntns") $(head -n 1 "$STATE/mntns"); do
+            umount "$m" 2>/dev/null || umount -l "$m"
+        done
+    fi
+    [ -f "$STATE/throttles" ] && while read -r m; do
+        echo "$m 0" >$BLKIO/blkio.throttle.write_bps_device
+        echo "$m 0" >$BLKIO/blkio.throttle.read_bps_device
+    done <"$STATE/throttles"
     [ -f "$STATE/loops" ] && while read -r m; do losetup -d "$m" 2>/dev/null; done <"$STATE/loops"
+    [ -f "$STATE/cgroups" ] && while read -r m; do rmdir "$m" 2>/dev/null; done <"$STATE/cgroups"
     [ -f "$STATE/netns" ] && while read -r m; do ip netns del "$m" 2>/dev/null; done <"$STATE/netns"
-    rm -f "$STATE/pids" "$STATE/netns" "$STATE/mounts" "$STATE/loops"
-    rm -rf "$STATE/master" "$STATE"/cs*
+    rm -f "$STATE/pids" "$STATE/netns" "$STATE/mounts" "$STATE/loops" "$STATE/throttles" \
+        "$STATE/cgroups" "$STATE/mntns"
+    rm -rf "$STATE/master" "$STATE"/cs* "$STATE/bin" "$MNTNS"
 }
 
 stop() {
@@ -293,14 +468,74 @@ status() {
     done <"$STATE/pids"
     if mountpoint -q "$MNT"; then echo "  mount $MNT: mounted"; else echo "  mount $MNT: NOT mounted"; down=$((down + 1)); fi
     echo "  namespaces: $(tr '\n' ' ' <"$STATE/netns")"
+    for i in $(seq 1 "$(nodes_of)"); do
+        if nsenter --mount="$MNTNS/n$i" mountpoint -q "$MNT"; then
+            echo "  node $i ($NET.$((NODE_BASE + i))): client mounted, local tier $LOCAL"
+        else echo "  node $i: client NOT mounted"; down=$((down + 1)); fi
+    done
     [ $down = 0 ]
+}
+
+# drop_caches: the chunk servers' page caches (every chunk file evicted), so
+# the next read of the data comes from the (throttled) disks
+drop_caches() {
+    running || die "not running"
+    sync -f "$STATE"/cs1/hdd 2>/dev/null
+    find "$STATE"/cs*/hdd/mfs -type f -print0 2>/dev/null | xargs -0 -r python3 -c '
+import os, sys
+for p in sys.argv[1:]:
+    try:  # a chunk the server deletes meanwhile is skipped
+        fd = os.open(p, os.O_RDONLY)
+    except OSError:
+        continue
+    os.fdatasync(fd)
+    os.posix_fadvise(fd, 0, 0, os.POSIX_FADV_DONTNEED)
+    os.close(fd)'
+}
+
+nodes_of() {  # the running testbed's node count
+    sed -n 's/.* nodes=\([0-9]*\).*/\1/p' "$STATE/config" 2>/dev/null | grep . || echo 0
+}
+
+node() {  # node K CMD... : run CMD in node K's namespaces, same directory
+    running || die "not running"
+    local k=${1:-}; shift || true
+    [ -e "$MNTNS/n$k" ] || die "node '$k': this testbed has nodes 1..$(nodes_of)"
+    [ $# -gt 0 ] || die "node $k: no command"
+    exec nsenter --net=/run/netns/$NS-n$k --mount="$MNTNS/n$k" --wd="$PWD" -- "$@"
+}
+
+# tb_mpiexec [-ppn M] -n NP CMD... : hydra's mpiexec (XT_MPIEXEC, default
+# mpiexec in PATH) in the master's namespace, ranks in blocks of M per node
+tb_mpiexec() {
+    running || die "not running"
+    local n nodes np= ppn= hosts= k
+    nodes=$(nodes_of)
+    [ "$nodes" -gt 0 ] || die "mpiexec: this testbed has no nodes (start it with --profile or --nodes)"
+    while [ $# -gt 0 ]; do
+        case $1 in
+            -n|-np) np=$2; shift 2 ;;
+            -ppn) ppn=$2; shift 2 ;;
+            *) break ;;
+        esac
+    done
+    [ -n "$np" ] || die "mpiexec: -n NP missing"
+    [ -n "$ppn" ] || ppn=$(((np + nodes - 1) / nodes))
+    for k in $(seq 1 "$nodes"); do hosts="$hosts${hosts:+,}$NET.$((NODE_BASE + k)):$ppn"; done
+    n=$(command -v "${XT_MPIEXEC:-mpiexec}") || die "mpiexec: ${XT_MPIEXEC:-mpiexec} not found"
+    exec nsenter --net=/run/netns/$NS-m --wd="$PWD" -- "$n" -launcher ssh \
+        -launcher-exec "$STATE/bin/ssh" -localhost $MASTER_IP -hosts "$hosts" -n "$np" "$@"
 }
 
 SERVERS=3 SIZE=8G BANDWIDTH= LATENCY= CACHEMODE=AUTO IORETRIES=${XT_TESTBED_IORETRIES:-8}
 STORAGE=${XT_TESTBED_STORAGE:-loop}
+PROFILE= NODES= SCALE=1 SRV_LINK= NODE_LINK= DISK_MBPS= SRV_CACHE_MIB= LOCAL_MIB=1024
 cmd=${1:-}; shift || true
-[ "$cmd" = spread ] || while [ $# -gt 0 ]; do
+case $cmd in spread|node|mpiexec|drop-caches) ;; *) while [ $# -gt 0 ]; do
     case $1 in
+        --profile) PROFILE=$2; shift 2 ;;
+        --nodes) NODES=$2; shift 2 ;;
+        --scale) SCALE=$2; shift 2 ;;
         --servers) SERVERS=$2; shift 2 ;;
         --size) SIZE=$2; shift 2 ;;
         --bandwidth) BANDWIDTH=$2; shift 2 ;;
@@ -309,7 +544,23 @@ cmd=${1:-}; shift || true
         --dir) STATE=$2; MNT=$STATE/mnt; shift 2 ;;
         *) die "unknown option '$1' (see the header of $0)" ;;
     esac
-done
+done ;; esac
+if [ -n "$PROFILE" ]; then
+    vals=$(profile_vals "$PROFILE") || die "--profile '$PROFILE': unknown (profiles: hdd ssd)"
+    case $SCALE in ''|*[!0-9.]*|.|*.*.*) die "--scale '$SCALE': not a positive number" ;; esac
+    # --scale F divides every rate by F (keeps the ratios)
+    read -r DISK_MBPS SRV_LINK NODE_LINK SRV_CACHE_MIB LOCAL_MIB <<<"$(echo "$vals" |
+        awk -v f="$SCALE" '{ printf "%d %d %d %d %d", $1 / f, $2 / f, $3 / f, $4, $5 }')"
+    [ "$DISK_MBPS" -ge 1 ] || die "--scale $SCALE: too large"
+    SRV_LINK=${SRV_LINK}mbit NODE_LINK=${NODE_LINK}mbit
+    [ -n "$BANDWIDTH" ] && die "--bandwidth and --profile exclude each other (the profile sets the links)"
+    NODES=${NODES:-2}
+else
+    SRV_LINK=$BANDWIDTH NODE_LINK=$BANDWIDTH
+fi
+NODES=${NODES:-0}
+case $NODES in ''|*[!0-9]*) die "--nodes '$NODES': not a number" ;; esac
+[ "$NODES" -le 8 ] || die "--nodes $NODES: use 0..8"
 case $NS in ''|*[!a-z0-9]*) die "XT_TESTBED_NS '$NS': use 1-9 lowercase letters/digits" ;; esac
 [ ${#NS} -le 9 ] || die "XT_TESTBED_NS '$NS': at most 9 characters (interface names)"
 case $SERVERS in ''|*[!0-9]*) die "--servers '$SERVERS': not a number" ;; esac
@@ -318,7 +569,10 @@ case $cmd in
     start) start ;;
     stop) stop ;;
     status) status ;;
-    probe) probe ;;
+    probe) probe && if [ -n "$PROFILE" ]; then profile_missing; fi ;;
     spread) spread "$@" ;;
+    node) node "$@" ;;
+    drop-caches) drop_caches ;;
+    mpiexec) tb_mpiexec "$@" ;;
     *) echo "usage: $0 start|stop|status|probe [options]" >&2; exit 2 ;;
 esac

@@ -11,6 +11,15 @@
 #              its testbed run (otherwise the local results already there are used)
 #   TB_REPS  repetitions passed to the harness-based benchmarks (default: theirs)
 #   TB_LIMITS_MIB  MiB per client for limits.py (default 256)
+#
+# With TB_PROFILE=NAME (make bench FS=testbed PROFILE=hdd) the testbed runs
+# that profile (emulated nodes, throttled links and disks) and the parts are
+#   plimits     limits.py --testbed: the profile's limits beside the node-local tier
+#   workflows[:W1,W2..]  workflows.py: the real clients with the papers'
+#               workflows, ranks in the nodes (default: every workload)
+#   report      workflows.md + workflows.png with the limits beside them
+# (default: plimits workflows report), output in bench-out/testbed/NAME/.
+#   TB_REPS  repetitions (default 3); XT_IOR an IOR install adds the ior workload
 set -eu
 here=$(cd "$(dirname "$0")" && pwd)
 src=$(cd "$here/../.." && pwd)
@@ -18,7 +27,12 @@ XT_PREFIX=${XT_PREFIX:-$src/install}
 XT_BUILDDIR=${XT_BUILDDIR:-$(pwd)}
 tb=$src/scripts/testbed.sh
 root=$XT_BUILDDIR/bench-out/testbed
-parts=${*:-limits headline ds_adaptive nvm_cache orthrus prefetch compare}
+profile=${TB_PROFILE:-}
+if [ -n "$profile" ]; then
+    parts=${*:-plimits workflows report}
+else
+    parts=${*:-limits headline ds_adaptive nvm_cache orthrus prefetch compare}
+fi
 
 py=python3    # the plots need matplotlib (Debian's python3-matplotlib)
 for p in ${PYTHON3:-} /usr/bin/python3; do
@@ -26,8 +40,14 @@ for p in ${PYTHON3:-} /usr/bin/python3; do
 done
 started=0
 mkdir -p "$root"
+state=${XT_TESTBED_DIR:-/tmp/romio-xt-testbed}
+if [ -n "$profile" ] && "$tb" status > /dev/null 2>&1 &&
+    ! grep -q "profile=$profile " "$state/config"; then
+    echo "bench FS=testbed: a testbed without profile $profile runs ($state); stop it first" >&2
+    exit 1
+fi
 if ! "$tb" status > /dev/null 2>&1; then
-    "$tb" start > "$root/testbed-start.log" 2>&1 || {
+    "$tb" start ${profile:+--profile "$profile"} > "$root/testbed-start.log" 2>&1 || {
         cat "$root/testbed-start.log" >&2
         echo "bench FS=testbed: the testbed did not start (see above)" >&2
         exit 1
@@ -61,8 +81,25 @@ feature() {
     rm -rf "$tmp" "$mnt/work" "$mnt/pfdata"
 }
 
+pout=$root/${profile:-plain}
+apps=$XT_BUILDDIR/_build/apps
+wf() {  # workflows.py with the common arguments
+    XT_MPIEXEC=$XT_PREFIX/bin/mpiexec "$py" "$here/workflows.py" --prefix "$XT_PREFIX" \
+        --apps "$apps" --out "$pout" ${TB_REPS:+--reps "$TB_REPS"} ${XT_IOR:+--ior "$XT_IOR"} "$@"
+}
 for p in $parts; do
     case $p in
+        plimits)
+            mkdir -p "$pout"
+            rm -f "$pout/limits.csv"
+            "$XT_PREFIX/bin/mpicc" -O2 -o "$pout/tb_p2p" "$here/tb_p2p.c"
+            XT_MPIEXEC=$XT_PREFIX/bin/mpiexec python3 "$here/limits.py" --testbed "$tb" \
+                --label "$profile" --p2p "$pout/tb_p2p" --reps "${TB_REPS:-3}" \
+                --mib "${TB_LIMITS_MIB:-256}" --csv "$pout/limits.csv" | tee "$pout/limits.md" ;;
+        workflows) mkdir -p "$pout"; rm -f "$pout/workflows.csv"
+            wf ${XT_IOR:+--parts "flash,flash_compute,coll_perf,coll_perf_compute,ior,root,matrix,noncontig,btio,disk_first"} ;;
+        workflows:*) mkdir -p "$pout"; wf --parts "${p#workflows:}" ;;
+        report) "$py" "$here/workflows.py" --report --out "$pout" --limits "$pout/limits.csv" ;;
         limits)
             mkdir -p "$root/limits" "$XT_BUILDDIR/bench-out/limits"
             rm -f "$root/limits/limits.csv" "$XT_BUILDDIR/bench-out/limits/limits.csv"

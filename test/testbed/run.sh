@@ -1,9 +1,11 @@
 #!/bin/bash
 # romio-xt testbed smoke test: start the MooseFS testbed (scripts/testbed.sh,
-# own state dir and namespaces), MPI-IO round trips with each extension forced
-# on (written with it and read back with stock, and the other way; files
-# byte-identical to stock's), stop, no leftover processes, mounts, loop
-# devices or namespaces.  Without the packages (or root, FUSE) or when the
+# own state dir and namespaces) with the hdd profile where the kernel allows
+# (else the plain testbed and one SKIP line for the profile), MPI-IO round
+# trips with each extension forced on (written with it and read back with
+# stock, and the other way; files byte-identical to stock's), a throttled
+# write and read-back by ranks in two emulated nodes' namespaces, stop, no
+# leftover processes, mounts, loop devices, namespaces, throttles or cgroups.  Without the packages (or root, FUSE) or when the
 # testbed cannot start: one "SKIP testbed: <reason>" line, exit 0.
 # Env: XT_SRCDIR XT_BUILDDIR XT_PREFIX.
 . "$XT_SRCDIR/test/lib.sh"
@@ -18,7 +20,22 @@ if ! why=$("$tb" probe); then
 fi
 xt_build "$mpicc" -O1 -g -Wall -o "$out/t_tb_rt" "$src/t_tb_rt.c"
 
-if ! "$tb" start > "$out/start.log" 2>&1; then
+# a profile the kernel cannot do is refused with one message naming what
+# is missing, and leaves nothing behind
+refused() {
+    ! XT_TESTBED_PRETEND_MISSING=blkio "$tb" start --profile hdd 2> refused.txt &&
+        [ "$(wc -l < refused.txt)" = 1 ] && grep -q 'profile hdd refused.*blkio' refused.txt &&
+        ! ip netns list | grep -q "^$XT_TESTBED_NS-" && ! [ -e "$XT_TESTBED_DIR/pids" ]
+}
+run profile-refused-without-kernel-feature refused
+prof=()
+if why=$("$tb" probe --profile hdd); then
+    prof=(--profile hdd)
+else
+    echo "SKIP testbed/profile-hdd: $why"
+fi
+
+if ! "$tb" start "${prof[@]}" > "$out/start.log" 2>&1; then
     echo "SKIP testbed: scripts/testbed.sh start failed: $(grep 'error\|timed out\|died' "$out/start.log" | head -3 | tr '\n' ' ')"
     "$tb" stop > /dev/null 2>&1
     rm -rf "$XT_TESTBED_DIR"
@@ -57,6 +74,42 @@ orthrus_core_first orthrus romio_orthrus_force=core_first
 orthrus orthrus romio_orthrus=enable romio_orthrus_servers=3 romio_orthrus_stripe_unit=64m
 EOF
 
+if [ ${#prof[@]} -gt 0 ]; then
+    # ranks in the nodes' namespaces: each rank sees only its node's address
+    ranks_on_nodes() {
+        XT_MPIEXEC=$mpiexec timeout 60 "$tb" mpiexec -n 2 sh -c \
+            'ip -o -4 addr show scope global | awk "{print \$4}"' | sort -u > ips.txt
+        cat ips.txt
+        [ "$(grep -c '^10\.254\.77\.2[0-9]/' ips.txt)" = 2 ]
+    }
+    run ranks-in-node-namespaces ranks_on_nodes
+    nrt() {  # nrt FILE write|read HINTS... : t_tb_rt, one rank per node
+        XT_MPIEXEC=$mpiexec timeout 120 "$tb" mpiexec -n 2 ./t_tb_rt "$@"
+    }
+    run node-write nrt "$mnt/node.dat" write
+    run node-identical cmp "$mnt/stock.dat" "$mnt/node.dat"
+    run node-read nrt "$mnt/stock.dat" read
+    run node-e10-write nrt "$mnt/node-e10.dat" write e10_cache=enable \
+        e10_cache_path="$XT_TESTBED_DIR/local"
+    run node-e10-identical cmp "$mnt/stock.dat" "$mnt/node-e10.dat"
+    # every link has its tbf, every server disk its blkio limit
+    throttled() {
+        ip netns exec "$XT_TESTBED_NS-n1" tc qdisc show | grep -q 'tbf.*rate 2500Mbit' &&
+            ip netns exec "$XT_TESTBED_NS-1" tc qdisc show | grep -q 'tbf.*rate 1Gbit' &&
+            [ "$(grep -c . "$XT_TESTBED_DIR/throttles")" = 3 ] &&
+            while read -r mm; do grep -q "^$mm 100000000" /sys/fs/cgroup/blkio/blkio.throttle.write_bps_device || return 1; done \
+                < "$XT_TESTBED_DIR/throttles"
+    }
+    run links-and-disks-throttled throttled
+    # the local tier is per node: node 2 does not see node 1's file
+    local_tier() {
+        "$tb" node 1 sh -c "echo one > $XT_TESTBED_DIR/local/f" &&
+            ! "$tb" node 2 test -e "$XT_TESTBED_DIR/local/f" && ! test -e "$XT_TESTBED_DIR/local/f"
+    }
+    run local-tier-per-node local_tier
+    throttles=$(cat "$XT_TESTBED_DIR/throttles")
+fi
+
 # the chunks of a 64 MiB+ file are spread over the servers
 spread_check() {
     head -c $((200 * 1024 * 1024)) /dev/zero > "$mnt/spread.dat" &&
@@ -76,6 +129,10 @@ leftovers() {  # after stop: no daemon, mount, namespace or loop device left
     grep -q "$XT_TESTBED_DIR" /proc/mounts && { echo "mounts left under $XT_TESTBED_DIR"; bad=1; }
     ip netns list | grep -q "^$XT_TESTBED_NS-" && { echo "namespaces left: $(ip netns list)"; bad=1; }
     losetup -a | grep -q "$XT_TESTBED_DIR" && { echo "loop devices left"; bad=1; }
+    for p in ${throttles:-}; do
+        grep -q "^$p " /sys/fs/cgroup/blkio/blkio.throttle.*_bps_device && { echo "blkio limit on $p left"; bad=1; }
+    done
+    ls -d /sys/fs/cgroup/memory/"$XT_TESTBED_NS"-* 2>/dev/null && { echo "memory cgroups left"; bad=1; }
     "$tb" stop | grep -q 'nothing running' || { echo "second stop did not say nothing running"; bad=1; }
     return $bad
 }
