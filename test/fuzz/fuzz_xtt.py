@@ -46,7 +46,9 @@ class Harness:
         ph = self.t.detect([trace], self.args.time_distance, self.args.threshold)
         rows = [p.as_dict(i + 1, self.args.threshold) for i, p in enumerate(ph)]
         out = io.StringIO()
-        self.t.summary([trace], rows, out)
+        job = {"title": f"job {trace[0]['job']}", "nprocs": trace[0]["nprocs"],
+               "inputs": "1 trace file"}
+        self.t.summary(job, rows, out)
         self.t.print_table(rows, out)
 
 
