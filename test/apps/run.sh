@@ -28,7 +28,7 @@ prefix_default() {
     local t=$out/cfg-scratch
     rm -rf "$t" && mkdir -p "$t/src/core" || return 1
     cp -r "$XT_SRCDIR/configure" "$XT_SRCDIR/Makefile.in" "$XT_SRCDIR/build-aux" "$t/" &&
-    cp "$XT_SRCDIR/src/core/xt_hooks.c" "$t/src/core/" || return 1
+    cp "$XT_SRCDIR/src/core/xt_hooks.c" "$XT_SRCDIR/src/core/xt_version.h.in" "$t/src/core/" || return 1
     (cd "$t" && ./configure) > "$t/configure.out" 2>&1 || { tail "$t/configure.out"; return 1; }
     local got; got=$(sed -n 's/^prefix = //p' "$t/Makefile")
     echo "scratch configure chose prefix '$got'"

@@ -148,8 +148,10 @@ one_warning() {  # LOG REGEX: exactly one romio-xt warning, matching
     [ "$count" -eq 1 ] || { echo "expected one warning, got $count"; return 1; }
     grep -Eq "$2" "$1" || { echo "warning does not match: $2"; return 1; }
 }
-bad_path_case() {  # PATH REGEX
-    xrun "$BASE,e10_cache=enable,e10_cache_path=$1" 2 ./t_nvc_io "$out/bad.dat" collperf \
+bad_path_case() {  # PATH REGEX (PATH "": e10_cache_path not given at all)
+    local h="$BASE,e10_cache=enable"
+    [ -z "$1" ] || h="$h,e10_cache_path=$1"
+    xrun "$h" 2 ./t_nvc_io "$out/bad.dat" collperf \
         > "$out/bad.out" 2>&1 || { cat "$out/bad.out"; return 1; }
     cat "$out/bad.out"
     one_warning "$out/bad.out" "$2" && cmp "$out/bad.dat" "$out/ref.collperf"
