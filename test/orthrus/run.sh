@@ -346,7 +346,7 @@ for s in secs:
     assert s['runs']['core_first'] == s['runs']['disk_first'] == s['runs']['view_based'] == 0, s
     assert s['disagreements'] == 0 and s['quiet_calls'] > 0, s
 w1, r1, w2, r2 = secs
-assert w1['skipped_trials'] >= 3 and w1['patterns_from_memory'] == 0, w1
+assert w1['patterns_from_memory'] == 0, w1     # (the aggregators never ran: above)
 assert w1['runs']['independent'] > 0, w1
 e1 = [e for e in w1['signatures'] if e['op'] == 'write'][0]
 assert w2['patterns_from_memory'] >= 1, w2
