@@ -1,6 +1,6 @@
 #!/bin/bash
-# romio-xt: all tests (make check).  Unit tests (Check), the README hint
-# reference, MPI integration tests, and ROMIO's own upstream test programs.
+# romio-xt: all tests (make check).  Unit tests (Check), the generated docs,
+# MPI integration tests, every module's tests and ROMIO's own test programs.
 # Env (set by make check): XT_SRCDIR XT_BUILDDIR XT_PREFIX XT_UPSTREAM.
 # XT_QUICK=1 (make check-quick): unit, README, imports, test/mpi and each
 # module's tests at up to 2 ranks; no upstream, apps, HDF5 or testbed parts.
