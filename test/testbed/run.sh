@@ -83,22 +83,27 @@ if [ ${#prof[@]} -gt 0 ]; then
         [ "$(grep -c '^10\.254\.77\.2[0-9]/' ips.txt)" = 2 ]
     }
     run ranks-in-node-namespaces ranks_on_nodes
+    # MooseFS clients are not coherent under fcntl locks: a node can read
+    # the file shorter than another node's acknowledged write, and ROMIO's
+    # data-sieving write then writes its 0xFF fill over that data (stock
+    # too; docs/testbed.md, "Coherence across nodes").  The node writes
+    # therefore run with data sieving off for writes, as on such a cluster.
     nrt() {  # nrt FILE write|read HINTS... : t_tb_rt, one rank per node
-        XT_MPIEXEC=$mpiexec timeout 120 "$tb" mpiexec -n 2 ./t_tb_rt "$@"
+        XT_MPIEXEC=$mpiexec timeout 120 "$tb" mpiexec -n 2 ./t_tb_rt "$@" romio_ds_write=disable
     }
     run node-write nrt "$mnt/node.dat" write
     run node-identical cmp "$mnt/stock.dat" "$mnt/node.dat"
     run node-read nrt "$mnt/stock.dat" read
-    run node-e10-write nrt "$mnt/node-e10.dat" write e10_cache=enable \
-        e10_cache_path="$XT_TESTBED_DIR/local"
-    # KNOWN BUG (docs/nvm_cache.md, Limits): with the cache forced on (the
-    # tests' hook), about 1 run in 3 leaves this file different from stock's
-    # at the same offset; reported as SKIP with the difference until fixed
-    if d=$(cmp "$mnt/stock.dat" "$mnt/node-e10.dat" 2>&1); then
-        echo "PASS testbed/node-e10-identical"
-    else
-        echo "SKIP testbed/node-e10-identical: KNOWN BUG, e10_cache across node clients: $d"
-    fi
+    # e10_cache across node clients, several runs: its sync threads' writes
+    # widen the window (with data sieving on, 4 of 6 runs lost one node's part)
+    e10_nodes() {
+        local i
+        for i in 1 2 3 4; do
+            nrt "$mnt/node-e10.dat" write e10_cache=enable e10_cache_path="$XT_TESTBED_DIR/local" &&
+                cmp "$mnt/stock.dat" "$mnt/node-e10.dat" || return 1
+        done
+    }
+    run node-e10-identical e10_nodes
     # every link has its tbf, every server disk its blkio limit
     throttled() {
         ip netns exec "$XT_TESTBED_NS-n1" tc qdisc show | grep -q 'tbf.*rate 2500Mbit' &&
