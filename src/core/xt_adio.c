@@ -350,6 +350,16 @@ void *xt_calloc(size_t n, size_t size)
     return alloc_fault() ? NULL : calloc(n ? n : 1, size ? size : 1);
 }
 
+int xt_can_alloc(size_t size)
+{
+    if (alloc_fault())
+        return 0;
+    void *p = malloc(size ? size : 1);
+    __asm__ volatile ("":  : "r"(p) : "memory");   /* kept: not elided with the free */
+    free(p);
+    return p != NULL;
+}
+
 int xt_all_ok(ADIO_File fd, int ok, const char *what)
 {
     int all = 0;

@@ -128,6 +128,9 @@ static inline void xt_mark_dirty(ADIO_File fd)
 int xt_io_error(ADIO_File fd, const char *where, int err);
 /* calloc that never aborts; NULL on failure (and for n == 0 never NULL) */
 void *xt_calloc(size_t n, size_t size);
+/* whether size bytes can be allocated now (allocated and freed, untouched;
+ * the test hook counts it as an xt_calloc) */
+int xt_can_alloc(size_t size);
 /* collective over fd->comm: 1 when ok on every rank; else 0 on every rank
  * and one warning "out of memory (what)" */
 int xt_all_ok(ADIO_File fd, int ok, const char *what);

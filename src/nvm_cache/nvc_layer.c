@@ -97,7 +97,7 @@ static int cache_write(struct nvc_state *st, ADIO_File fd, const void *buf, int6
     int64_t cached = xt_slot_of(fd, XT_LAYER_nvc)->counters[NVC_C_BYTES_CACHED];
     if (st->fail_after >= 0 && cached + len > st->fail_after)
         return -ENOSPC;         /* test only: ROMIO_XT_NVC_TEST_FAIL_AFTER */
-    int64_t *recs = malloc(((len + st->chunk - 1) / st->chunk) * sizeof(int64_t));
+    int64_t *recs = xt_calloc((size_t) ((len + st->chunk - 1) / st->chunk), sizeof(int64_t));
     if (!recs)
         return -ENOMEM;
     pthread_mutex_lock(&st->mu);

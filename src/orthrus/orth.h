@@ -119,6 +119,8 @@ struct orth_state {
     MPI_Comm node;              /* the processes sharing this node (orth_nodes) */
     int nnodes;                 /* (orth_nodes) */
     int64_t bypassed;           /* calls passed to the stock routine unexamined */
+    int64_t nomem_calls;        /* of them: a process lacked the call's working memory */
+    int nomem;                  /* this process lacks it for the call being described */
     int from_memory;            /* patterns adopted from the job's earlier files (orth_memo.c) */
     int64_t runs[ORTH_NCANDS];  /* calls run per orth_cands index */
     struct orth_vb *vb;         /* view_based's state (orth_vb.h), NULL when not used */

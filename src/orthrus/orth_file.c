@@ -133,7 +133,7 @@ static void fill_record(const struct orth_state *st, int64_t *loc)
     loc[ORTH_R_IO_NS] = p->active ? (int64_t) (p->io_local * 1e9) : 0;
     loc[ORTH_R_CAND_MIN] = loc[ORTH_R_CAND_MAX] = p->active ? p->pick : -1;
     loc[ORTH_R_DIGEST_MIN] = loc[ORTH_R_DIGEST_MAX] = orth_sel_digest(&st->sel);
-    loc[ORTH_R_ERR] = 0;
+    loc[ORTH_R_ERR] = st->nomem;     /* the call's working memory (orth_layer.c) */
 }
 
 /* records call p, run in secs (slowest rank) with io_ns in file reads (the
@@ -409,6 +409,7 @@ void orth_report(ADIO_File fd, void *state, struct xt_json *j)
         xt_json_str(j, NULL, orth_cands[st->rotation[c]].name);
     xt_json_close(j);
     xt_json_int(j, "stock_calls", st->bypassed);
+    xt_json_int(j, "stock_calls_no_memory", st->nomem_calls);
     xt_json_int(j, "patterns_from_memory", st->from_memory);
     xt_json_num(j, "budget", st->sel.budget);
     xt_json_int(j, "deferred_trials", st->sel.deferred);

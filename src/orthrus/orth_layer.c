@@ -113,17 +113,37 @@ static void desc_record(const struct orth_desc *d, int64_t *loc)
     loc[ORTH_R_NPROCS] = d->bytes > 0;
 }
 
+/* a process about to describe a call first checks that what the
+ * candidates' exchange needs of it (its part up to a collective buffer, its
+ * request list) can be allocated; the test hook ROMIO_XT_TEST_ALLOC_FAIL
+ * reaches it (xt_can_alloc) */
+static int lacks_memory(const struct orth_call *c, const struct orth_desc *d)
+{
+    int64_t cb = c->fd->hints->cb_buffer_size > 0 ? c->fd->hints->cb_buffer_size : 1 << 24;
+    int64_t want = (d->bytes < cb ? d->bytes : cb) + 3 * 8 * (int64_t) d->nreqs;
+    return !xt_can_alloc((size_t) want);
+}
+
 /* the signature from the call's reduction (which also settles the previous
- * call and the quiet run's calls: their slowest times, the ranks' agreement) */
-static void describe(struct orth_call *c, struct orth_sig *sig)
+ * call and the quiet run's calls: their slowest times, the ranks' agreement);
+ * returns nonzero when a process lacks the call's working memory: the same
+ * answer on every process, from the same reduction */
+static int describe(struct orth_call *c, struct orth_sig *sig)
 {
     struct orth_state *st = c->st;
     struct orth_desc d = { 0 };
     int64_t sum[ORTH_R_N];
     local_desc(c, &d);
     desc_record(&d, st->quiet.recs[0]);
+    st->nomem = lacks_memory(c, &d);
+    if (st->nomem)
+        xt_warn(c->fd, XT_WARN_SELF, "orthrus: rank %d: out of memory for a collective "
+                "call's exchange; every process runs such a call with ROMIO's two-phase",
+                xt_file(c->fd)->rank);
     orth_reduce(c->fd, st, sum);
+    st->nomem = 0;
     orth_sig_of(sum, c->is_write, sig);
+    return sum[ORTH_R_ERR] != 0;
 }
 
 /* core_first where every node holds one process is independent I/O: each
@@ -372,9 +392,13 @@ static void run_call(ADIO_File fd, struct orth_call *c, int *err)
     if (st->quiet.ride >= 0)
         cand = ride_on(c, &big);
     else {
-        describe(c, &sig);
+        int nomem = describe(c, &sig);
         st->ncalls++;
-        cand = choose(fd, st, &sig, &e);
+        if (nomem) {            /* every process: ROMIO's own, unexamined */
+            st->nomem_calls++;
+            cand = -1;
+        } else
+            cand = choose(fd, st, &sig, &e);
         if (e)
             start_quiet(st, e, c);
     }

@@ -113,6 +113,31 @@ alloc_case() {
 }
 for k in 1 2 3 5 8; do run "alloc-fail-all-extensions-at-$k" alloc_case all $k; done
 run "alloc-fail-stats-report-at-close" alloc_case stats 4
+# inside a collective call: K = 1..12 on RANK (open and the calls of two
+# opens): every K completes and verifies, and some K lands in the call where
+# the warning WANT says what the layer did (Orthrus: every process runs that
+# call with ROMIO's two-phase; e10_cache: that rank writes straight through)
+alloc_in_call() {
+    local ext=$1 rank=$2 want=$3 k hit=0
+    for k in $(seq 1 12); do
+        ROMIO_XT_NVC_TEST_ALWAYS_CACHE=1 ROMIO_XT_TEST_ALLOC_FAIL=$k ROMIO_XT_TEST_ALLOC_FAIL_RANK=$rank \
+            frun "$ext" 2 ./t_fault "$out/alloc.$ext.$k.dat" ok > "$out/alloc.log" 2>&1
+        local rc=$?
+        grep -q "t_fault: OK" "$out/alloc.log" && [ "$rc" -eq 0 ] ||
+            { cat "$out/alloc.log"; echo "K=$k: exit $rc"; return 1; }
+        if grep -qF "$want" "$out/alloc.log"; then
+            [ "$(grep -cF "$want" "$out/alloc.log")" = 1 ] ||
+                { cat "$out/alloc.log"; echo "K=$k: the warning is not once"; return 1; }
+            hit=$((hit + 1))
+        fi
+    done
+    echo "$hit of 12 failed allocations landed inside a collective call"
+    [ "$hit" -gt 0 ]
+}
+run "alloc-fail-inside-collective-orthrus" alloc_in_call orthrus 1 \
+    "orthrus: rank 1: out of memory for a collective call's exchange"
+run "alloc-fail-inside-collective-e10" alloc_in_call e10 0 \
+    "e10_cache: rank 0: cannot write the cache file (Cannot allocate memory"
 
 # ENOSPC from the global file system (a 256 KiB tmpfs; the job writes 384
 # KiB): an MPI error at a write, sync or close on every rank, never a hang
