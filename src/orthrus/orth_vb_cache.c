@@ -20,8 +20,10 @@ void vb_ivl_add(struct vb_ivl *l, ADIO_Offset *pairs, int n)
 {
     int tot = l->n + n, k = 0;
     ADIO_Offset *all = ADIOI_Malloc((2 * (size_t) tot + 2) * sizeof(ADIO_Offset));
-    memcpy(all, l->v, 2 * (size_t) l->n * sizeof(ADIO_Offset));
-    memcpy(all + 2 * l->n, pairs, 2 * (size_t) n * sizeof(ADIO_Offset));
+    if (l->n)                   /* l->v may be NULL */
+        memcpy(all, l->v, 2 * (size_t) l->n * sizeof(ADIO_Offset));
+    if (n)
+        memcpy(all + 2 * l->n, pairs, 2 * (size_t) n * sizeof(ADIO_Offset));
     qsort(all, tot, 2 * sizeof(ADIO_Offset), cmp_pair);
     for (int i = 0; i < tot; i++) {
         if (k > 0 && all[2 * i] <= all[2 * k - 1]) {

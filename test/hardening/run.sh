@@ -160,6 +160,17 @@ fi
 # EIO from the global file system at the e10_cache sync (test hook)
 eio_case() { ROMIO_XT_NVC_TEST_SYNC_EIO=1 frun e10 2 ./t_fault "$out/eio.dat" error; }
 run "eio-e10-sync" eio_case
+# a failed close returned its error through the file handle it had just
+# freed (ROMIO's close.c; patch mpi-io/0007, found by AddressSanitizer): under
+# valgrind, no invalid read under MPI_File_close
+close_error_case() {
+    command -v valgrind > /dev/null || { echo "valgrind is missing"; return 1; }
+    rm -f "$out"/vgc.*.log
+    ROMIO_XT_NVC_TEST_SYNC_EIO=1 frun e10 2 valgrind -q --log-file="$out/vgc.%p.log" \
+        ./t_fault "$out/vgc.dat" error || return 1
+    ! grep -A3 "Invalid read" "$out"/vgc.*.log | grep "PMPI_File_close"
+}
+run "close-error-valgrind" close_error_case
 
 # the cache directory disappears mid-job (between the writes and the sync):
 # every call succeeds and the data verifies (the cache files stay open)
