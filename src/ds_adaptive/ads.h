@@ -14,7 +14,9 @@ enum ads_counter {
 };
 
 /* where the costs came from; NONE: no call has needed them yet */
-enum ads_cal_source { ADS_CAL_HINTS, ADS_CAL_CACHE, ADS_CAL_PROBE, ADS_CAL_DEFAULTS, ADS_CAL_NONE };
+enum ads_cal_source { ADS_CAL_HINTS, ADS_CAL_CACHE, ADS_CAL_DEVICE, ADS_CAL_PROBE, ADS_CAL_DEFAULTS,
+    ADS_CAL_NONE
+};
 
 struct ads_state {
     const struct ads_method *method;

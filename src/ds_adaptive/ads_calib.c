@@ -195,20 +195,28 @@ void ads_calib_format(char *line, size_t len, const char *key, const struct ads_
              c->rd_chunk, key);
 }
 
-int ads_calib_parse(const char *line, const char *key, struct ads_calib *out)
+/* a line's costs into *out: where its key starts, or NULL */
+static const char *parse_costs(const char *line, struct ads_calib *out)
 {
     struct ads_calib c;
     int used = 0;
     if (sscanf(line, "%lg %lg %lg %lg %lg %lg %lg %lg %n", &c.rd_lat_cold, &c.rd_bw_cold,
                &c.rd_lat_warm, &c.rd_bw_warm, &c.wr_lat, &c.wr_bw, &c.wr_lat_eof, &c.rd_chunk,
                &used) != 8 || used == 0)
-        return -1;
-    size_t klen = strlen(key);
-    const char *k = line + used;
-    if (strncmp(k, key, klen) != 0 || (k[klen] != '\0' && k[klen] != '\n'))
-        return -1;
+        return NULL;
     if (!(c.rd_lat_cold > 0 && c.rd_bw_cold > 0 && c.rd_lat_warm > 0 && c.rd_bw_warm > 0 &&
           c.wr_lat > 0 && c.wr_bw > 0 && c.wr_lat_eof > 0 && c.rd_chunk >= 0))
+        return NULL;
+    *out = c;
+    return line + used;
+}
+
+int ads_calib_parse(const char *line, const char *key, struct ads_calib *out)
+{
+    struct ads_calib c;
+    size_t klen = strlen(key);
+    const char *k = parse_costs(line, &c);
+    if (!k || strncmp(k, key, klen) != 0 || (k[klen] != '\0' && k[klen] != '\n'))
         return -1;
     *out = c;
     return 0;
@@ -239,6 +247,35 @@ int ads_calib_load(const char *cache_file, const char *key, struct ads_calib *ou
     while (fgets(line, sizeof(line), f))
         if (ads_calib_line_is(line, chomp(line), key, klen) && ads_calib_parse(line, key, out) == 0)
             found = 0;      /* the last line for a key wins */
+    fclose(f);
+    return found;
+}
+
+/* the length of key's "<version>:<st_dev>:" part (0: none) */
+static size_t device_part(const char *key)
+{
+    const char *p = strchr(key, ':');
+    p = p ? strchr(p + 1, ':') : NULL;
+    return p ? (size_t) (p - key) + 1 : 0;
+}
+
+int ads_calib_load_device(const char *cache_file, const char *key, struct ads_calib *out)
+{
+    size_t plen = device_part(key);
+    FILE *f = plen ? fopen(cache_file, "r") : NULL;
+    char line[8192];
+    int found = -1;
+    if (!f)
+        return -1;
+    while (fgets(line, sizeof(line), f)) {
+        struct ads_calib c;
+        chomp(line);
+        const char *k = parse_costs(line, &c);
+        if (k && strncmp(k, key, plen) == 0) {
+            *out = c;           /* the newest line of the device wins */
+            found = 0;
+        }
+    }
     fclose(f);
     return found;
 }

@@ -30,6 +30,9 @@ int ads_calib_probe(const char *dir, struct ads_calib *out, char *why, size_t wh
 #define ADS_CALIB_KEEP 64
 int ads_calib_load(const char *cache_file, const char *key, struct ads_calib *out);
 int ads_calib_save(const char *cache_file, const char *key, const struct ads_calib *c);
+/* the newest line of key's device (the same probe version and st_dev, any
+ * directory): a directory not yet measured on a measured file system */
+int ads_calib_load_device(const char *cache_file, const char *key, struct ads_calib *out);
 /* an exclusive lock on cache_file's lock file (blocks), or -1 */
 int ads_calib_lock(const char *cache_file);
 void ads_calib_unlock(int lock);

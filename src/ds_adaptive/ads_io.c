@@ -730,9 +730,10 @@ static struct {
     struct ads_calib cal;
 } memo;
 
-/* this rank finds (memo, cache) or measures (probe) the costs of fd's
- * directory; the probe runs under the cache's lock, so ranks that start
- * together probe once and the others read its result */
+/* this rank finds (memo, cache, another directory of the same device in
+ * the cache) or measures (probe) the costs of fd's directory; the probe runs
+ * under the cache's lock, so ranks that start together probe once and the
+ * others read its result */
 static int calibrate_here(ADIO_File fd, struct ads_calib *cal)
 {
     char path[4096], dir[4096], key[4200], cache[4096], why[512];
@@ -749,6 +750,9 @@ static int calibrate_here(ADIO_File fd, struct ads_calib *cal)
         goto found;
     if (have_key && have_cache && (lock = ads_calib_lock(cache)) >= 0 &&
         ads_calib_load(cache, key, cal) == 0)
+        goto found;
+    source = ADS_CAL_DEVICE;    /* a new directory on a measured file system */
+    if (have_key && have_cache && ads_calib_load_device(cache, key, cal) == 0)
         goto found;
     source = ADS_CAL_PROBE;
     if (ads_calib_probe(dir, cal, why, sizeof(why)) != 0) {

@@ -70,7 +70,8 @@ static void ads_close(ADIO_File fd, void *state, int *error_code)
 static void ads_report(ADIO_File fd, void *state, struct xt_json *j)
 {
     static const char *const sources[] = {
-        [ADS_CAL_HINTS] = "hints", [ADS_CAL_CACHE] = "cache", [ADS_CAL_PROBE] = "probe",
+        [ADS_CAL_HINTS] = "hints", [ADS_CAL_CACHE] = "cache", [ADS_CAL_DEVICE] = "device",
+        [ADS_CAL_PROBE] = "probe",
         [ADS_CAL_DEFAULTS] = "defaults", [ADS_CAL_NONE] = "none"
     };
     const struct ads_state *st = state;

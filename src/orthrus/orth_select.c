@@ -621,9 +621,12 @@ double orth_sel_piece_limit(const struct orth_sel *s, const struct orth_entry *e
 {
     double ref = home_time(s, e);
     if (s->budget <= 0 || e->phase != ORTH_EXAMINING || c == s->home || c != e->cur ||
-        e->exam[c].n || e->forecast[c] > 0 || ref <= 0)
+        e->exam[c].n || ref <= 0)
         return 0;
-    return 2 * trial_cost(s, e, c, ref) * ref / ORTH_PIECE_DIV;
+    /* a forecast candidate may take up to the drop rule's shield (3x its
+     * forecast) before its piece is called wrong */
+    double cost = e->forecast[c] > 0 ? 2 * ORTH_DROP * e->forecast[c] : trial_cost(s, e, c, ref);
+    return 2 * cost * ref / ORTH_PIECE_DIV;
 }
 
 int orth_sel_cut(struct orth_sel *s, struct orth_entry *e, int c, double piece_secs)

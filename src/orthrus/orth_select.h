@@ -165,12 +165,13 @@ int orth_sel_skip(struct orth_sel *s, struct orth_entry *e, int c);
  * home's rate is known) and, for reads, does not wait for home's reads
  * (orth_sel_io_bound); its own calls' rate decides after that */
 void orth_sel_forecast(struct orth_sel *s, struct orth_entry *e, int c);
-/* A candidate's first trial in an examination (unless forecast) starts with
- * a piece: 1/ORTH_PIECE_DIV of each process's data; when the piece took
- * longer than twice its share of the time the trial was budgeted at (a
- * piece carries the call's fixed costs), home runs the rest of the call and
- * the candidate is cut (orth_sel_cut).  So a pathologically slow candidate
- * costs a piece, not a whole call. */
+/* A candidate's first trial in an examination starts with a piece:
+ * 1/ORTH_PIECE_DIV of each process's data; when the piece took longer than
+ * twice its share of the time the trial was budgeted at (a piece carries the
+ * call's fixed costs; a forecast candidate's budget is 3x its forecast, the
+ * drop rule's shield), home runs the rest of the call and the candidate is
+ * cut (orth_sel_cut).  So a pathologically slow candidate, or a wrong
+ * forecast, costs a piece, not a whole call. */
 #define ORTH_PIECE_DIV 8
 /* the longest a piece of candidate c's next call of e may take (seconds),
  * or 0 when the call is not to start with a piece */

@@ -32,22 +32,26 @@ for np in $(xt_np 1 2 4); do run "tiny-np$np" mpirun $np ./t_ads "$out" tiny; do
 for m in romio adaptive; do run "race-$m-np2" mpirun 2 ./t_ads_race "$out/race.$m" $m 20; done
 run_np 4 "race-romio-np4" mpirun 4 ./t_ads_race "$out/race4" romio 5
 
-# calibration: probed once per directory, then read from the cache (the first
+# calibration: probed once per directory, then read from the cache, and a
+# new directory on the same device takes the device's costs (the first
 # run has 1 rank: with 2, either rank may take the probe's lock first and the
 # record shows rank 0's source)
 calibration_case() {
     local hints=$out/calib.hints
     printf 'romio_ds_read adaptive\nromio_ds_write adaptive\n' > "$hints"
     rm -rf "$XDG_CACHE_HOME"
-    for k in 1 2; do
+    mkdir -p "$out/calib-newdir"
+    for k in 1 2 3; do    # run 3: a new directory on the same device
+        local f=$out/calib.dat
+        [ $k = 3 ] && f=$out/calib-newdir/calib.dat
         ROMIO_HINTS=$hints ROMIO_XT_STATS=1 ROMIO_XT_STATS_FILE=$out/calib.$k.json \
-            timeout 300 "$mpiexec" -n "$k" ./t_stats_io "$out/calib.dat" write > /dev/null || return 1
+            timeout 300 "$mpiexec" -n $((k == 1 ? 1 : 2)) ./t_stats_io "$f" write > /dev/null || return 1
     done
     [ -s "$XDG_CACHE_HOME/romio-xt/ads-calibration" ] || { echo "no cache file"; return 1; }
-    python3 - "$out/calib.1.json" "$out/calib.2.json" <<'PY'
+    python3 - "$out/calib.1.json" "$out/calib.2.json" "$out/calib.3.json" <<'PY'
 import json, sys
 src = [json.loads(open(p).readline())["features"]["ds_adaptive"]["calibration"]["source"] for p in sys.argv[1:]]
-assert src == ["probe", "cache"], src
+assert src == ["probe", "cache", "device"], src
 print("calibration sources:", src)
 PY
 }

@@ -343,6 +343,17 @@ START_TEST(calibration_cache_bounded)
     ck_assert_int_eq(ads_calib_load(file, key, &d), 0);          /* still kept */
     ck_assert_int_eq(ads_calib_load(file, "7:/d0", &d), -1);       /* dropped */
     ck_assert_int_eq(ads_calib_load(file, "7:/d1", &d), -1);
+    /* a directory not in the cache takes its device's newest line; another
+     * device or probe version does not */
+    ck_assert_int_eq(ads_calib_save(file, "v2:7:/scratch/a", &c), 0);
+    c.wr_lat = 5e-6;
+    ck_assert_int_eq(ads_calib_save(file, "v2:7:/scratch/b", &c), 0);
+    ck_assert_int_eq(ads_calib_load(file, "v2:7:/scratch/new", &d), -1);
+    ck_assert_int_eq(ads_calib_load_device(file, "v2:7:/scratch/new", &d), 0);
+    ck_assert(d.wr_lat == 5e-6);
+    ck_assert_int_eq(ads_calib_load_device(file, "v2:8:/scratch/new", &d), -1);
+    ck_assert_int_eq(ads_calib_load_device(file, "v1:7:/scratch/new", &d), -1);
+    ck_assert_int_eq(ads_calib_load_device(file, "nodevice", &d), -1);
     int lk = ads_calib_lock(file);
     ck_assert_int_ge(lk, 0);
     ads_calib_unlock(lk);

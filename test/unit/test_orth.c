@@ -1388,9 +1388,9 @@ END_TEST
 
 
 /* a candidate's first trial starts with a piece, limited to its share of
- * the trial's budget; cut, it leaves the examination and the call is
- * charged as the piece plus home's time for the rest; forecast candidates
- * and later trials run whole */
+ * the trial's budget (a forecast candidate's: 3x its forecast); cut, it
+ * leaves the examination and the call is charged as the piece plus home's
+ * time for the rest; later trials run whole */
 START_TEST(pathological_trial_is_cut_after_a_piece)
 {
     struct orth_sel s;
@@ -1404,8 +1404,10 @@ START_TEST(pathological_trial_is_cut_after_a_piece)
     ck_assert_int_eq(call(&s, &sig, t, NULL), 0);
     e = orth_sel_entry(&s, &sig);
     ck_assert_int_eq(orth_sel_pick(e), 1);
-    ck_assert(orth_sel_piece_limit(&s, e, 1) == 0);     /* forecast: runs whole */
+    double ref1 = 0.1 * (1 << 20) / 1e6, flim = orth_sel_piece_limit(&s, e, 1);
+    ck_assert(flim > 0.7 * ref1 && flim < 0.8 * ref1);  /* twice 3 home calls / 8 */
     ck_assert_int_eq(call(&s, &sig, t, NULL), 1);
+    ck_assert(orth_sel_piece_limit(&s, orth_sel_entry(&s, &sig), 1) == 0);  /* ran: whole */
     /* candidate 2 waits for the budget; with it, its first call has a limit */
     double ref = 0.1 * (1 << 20) / 1e6, lim = 0;
     for (int i = 0; i < 200 && !lim; i++) {
@@ -1428,6 +1430,32 @@ START_TEST(pathological_trial_is_cut_after_a_piece)
 }
 END_TEST
 
+
+/* a wrong forecast (the candidate 15x slower) is cut after its first piece:
+ * it costs about 2 home calls, not 15 */
+START_TEST(wrong_forecast_is_cut_after_a_piece)
+{
+    struct orth_sel s;
+    struct orth_sig sig = sig_of(1 << 20);
+    double t[3] = { 0.1, 1.5, 0.1 };
+    orth_sel_init(&s, 3, 3, 0.15);
+    orth_sel_budget(&s, 0.05, 0);
+    struct orth_entry *e = orth_sel_entry(&s, &sig);
+    orth_sel_forecast(&s, e, 1);
+    ck_assert_int_eq(call(&s, &sig, t, NULL), 0);
+    e = orth_sel_entry(&s, &sig);
+    ck_assert_int_eq(orth_sel_pick(e), 1);
+    double ref = 0.1 * (1 << 20) / 1e6, lim = orth_sel_piece_limit(&s, e, 1);
+    double piece = 1.5 * (1 << 20) / 1e6 / 8;  /* its piece: 15x its share */
+    ck_assert(piece > lim);
+    double spent = s.spent;
+    orth_sel_cut(&s, e, 1, piece);
+    ck_assert_int_eq(e->out[1], 1);
+    ck_assert(s.spent - spent < 2 * ref);
+    for (int i = 0; i < 20; i++)
+        ck_assert_int_ne(call(&s, &sig, t, NULL), 1);
+}
+END_TEST
 
 /* one noisy first call of a forecast candidate (under 3x slower) does not
  * drop it: it gets a second call, and wins */
@@ -1492,6 +1520,7 @@ Suite *orth_suite(void)
     tcase_add_test(tc, free_winner_runs_quietly);
     tcase_add_test(tc, memo_carries_winners_across_files);
     tcase_add_test(tc, pathological_trial_is_cut_after_a_piece);
+    tcase_add_test(tc, wrong_forecast_is_cut_after_a_piece);
     tcase_add_test(tc, forecast_survives_one_noisy_call);
     tcase_add_test(tc, desc_place_individual_moves_by_whole_extents);
     tcase_add_test(tc, desc_place_explicit_counts_etypes);
