@@ -19,6 +19,9 @@ Workloads (--parts, default all but ior):
   disk_first                 matrix with calls spanning every chunk server:
                              two_phase vs disk_first (one aggregator per server)
 
+Every config runs with romio_ds_write=disable unless it sets romio_ds_write
+itself (ds_adaptive, all): MooseFS needs it across nodes (docs/testbed.md).
+
 The compute is the PMPI shim tb_phase.c (LD_PRELOAD; TB_COMPUTE_S seconds
 before each written file's close, a sleep) which also reports the perceived
 write bandwidth: bytes over the time in write + sync + close.  Written files
@@ -55,13 +58,21 @@ CONFIGS = [
                                   romio_orthrus="enable", e10_cache="enable",
                                   e10_cache_path=E10, romio_prefetch="enable")},
 ]
+# what a site sets for every job on MooseFS (docs/testbed.md, "Coherence
+# across nodes"): its clients are not coherent under fcntl locks, so data
+# sieving writes from several nodes can lose data; configs that set
+# romio_ds_write themselves (ds_adaptive, all) keep theirs
+SITE = {"romio_ds_write": "disable"}
+for _c in CONFIGS:
+    _c["hints"] = dict(SITE, **_c["hints"])
 # diagnostic: the E10 cache with its gate bypassed (test hook, a build
 # configured with --enable-xt-test-hooks): what the storage allows
-E10_NOGATE = {"name": "e10_nogate", "hints": dict(STATS, e10_cache="enable", e10_cache_path=E10),
+E10_NOGATE = {"name": "e10_nogate", "hints": dict(SITE, **STATS, e10_cache="enable",
+                                                   e10_cache_path=E10),
               "env": {"ROMIO_XT_NVC_TEST_ALWAYS_CACHE": "1"}}
 DISK_FIRST = [
-    {"name": "two_phase", "hints": dict(STATS, romio_orthrus_force="two_phase")},
-    {"name": "disk_first", "hints": dict(STATS, romio_orthrus_force="disk_first")},
+    {"name": "two_phase", "hints": dict(SITE, **STATS, romio_orthrus_force="two_phase")},
+    {"name": "disk_first", "hints": dict(SITE, **STATS, romio_orthrus_force="disk_first")},
 ]
 
 

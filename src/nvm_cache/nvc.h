@@ -44,12 +44,18 @@ struct nvc_lock_policy {
     int write_through;
 };
 
+/* a sync thread copies up to this many adjacent items (bytes) under one
+ * range lock (nvc_sync.c) */
+#define NVC_RUN_ITEMS 128
+#define NVC_RUN_BYTES (64 << 20)
+
 struct nvc_state {
     const struct nvc_flush_policy *flush;
     const struct nvc_lock_policy *lock;
     ADIO_File fd;
     int direct;                 /* write straight to the global file from now on */
     int bypass;                 /* inside an operation that must not be cached */
+    int copy_locks;             /* the copies lock their range (romio_ds_write not disabled) */
     int in_coll;                /* inside a collective call (after settling) */
     int discard;
     int cfd;                    /* cache file, -1 when none */

@@ -45,30 +45,22 @@ static int64_t usec(double seconds)
     return (int64_t) (seconds * 1e6);
 }
 
-/* the item's range write-locked in the global file while it is copied, so
+/* a run's range write-locked in the global file while it is copied, so
  * another process's data-sieving read-modify-write (under ROMIO's lock)
  * cannot interleave; unlocking also ends coherent mode's lock on it */
-static void range_lock(int gfd, const struct nvc_item *it, short type)
+static void range_lock(int gfd, int64_t off, int64_t len, short type)
 {
-    struct flock fl = {.l_type = type, .l_whence = SEEK_SET, .l_start = it->off,
-        .l_len = it->len };
+    struct flock fl = {.l_type = type, .l_whence = SEEK_SET, .l_start = off, .l_len = len };
     while (fcntl(gfd, type == F_UNLCK ? F_SETLK : F_SETLKW, &fl) != 0 && errno == EINTR)
         continue;               /* other errors (no locking here): copy anyway */
 }
 
-/* one item, without st->mu; 0 or -errno.  While the main thread is inside
- * ROMIO's strided write it holds ROMIO's lock, which our unlock would cut:
- * then the item is copied under that lock instead. */
+/* one item, without st->mu: 0 or -errno */
 static int sync_item(struct nvc_state *st, const struct nvc_item *it, int gfd, long nth, char *buf)
 {
     if (st->fail_sync_at > 0 && nth == st->fail_sync_at)
         return -EIO;            /* test-only injected failure (ROMIO_XT_NVC_TEST_SYNC_EIO) */
-    int lock = __atomic_load_n(&st->bypass, __ATOMIC_ACQUIRE) == 0;
-    if (lock)
-        range_lock(gfd, it, F_WRLCK);
     int rc = nvc_file_copy(st->cfd, it->rec, gfd, it->off, it->len, buf);
-    if (lock)
-        range_lock(gfd, it, F_UNLCK);
     return rc ? rc : nvc_file_mark_synced(st->cfd, it->rec);
 }
 
@@ -103,31 +95,76 @@ static int stays_quiet(struct nvc_state *st)
     return 0;
 }
 
-/* copies item idx, just taken from the queue, with st->mu held (released
- * meanwhile); a sync thread's or a draining main thread's */
-static void sync_taken(struct nvc_state *st, long idx, char *buf)
+/* with st->mu held: takes the items after first that continue its range,
+ * below index upto, up to NVC_RUN_BYTES in all; their indexes into idx */
+static int take_run(struct nvc_state *st, long first, size_t upto, long *idx)
 {
-    struct nvc_item it = st->q.v[idx];
-    long nth = ++st->items_synced;
+    int n = 1;
+    int64_t end = st->q.v[first].off + st->q.v[first].len, bytes = st->q.v[first].len;
+    idx[0] = first;
+    while (n < NVC_RUN_ITEMS && st->q.next < upto && st->q.next < st->q.n &&
+           st->q.v[st->q.next].off == end && bytes + st->q.v[st->q.next].len <= NVC_RUN_BYTES) {
+        long k = nvc_queue_take(&st->q);
+        if (k < 0)
+            break;
+        idx[n++] = k;
+        end += st->q.v[k].len;
+        bytes += st->q.v[k].len;
+    }
+    return n;
+}
+
+/* copies item first, just taken from the queue, and the items that continue
+ * it (take_run), under one range lock: on a file system whose unlock writes
+ * the range back (a FUSE client's, MooseFS), a lock per item made every
+ * 512 KiB a synchronous write.  With st->mu held (released meanwhile); a
+ * sync thread's or a draining main thread's. */
+static void sync_taken(struct nvc_state *st, long first, size_t upto, char *buf)
+{
+    long idx[NVC_RUN_ITEMS];
+    struct nvc_item it[NVC_RUN_ITEMS];
+    int rc[NVC_RUN_ITEMS], n = take_run(st, first, upto, idx);
+    for (int k = 0; k < n; k++)
+        it[k] = st->q.v[idx[k]];
+    long nth = st->items_synced + 1;
+    st->items_synced += n;
     int gfd = st->fd->fd_sys;
     pthread_mutex_unlock(&st->mu);
 
-    double t0 = xt_now();
-    int rc = buf ? sync_item(st, &it, gfd, nth, buf) : -ENOMEM;
-    double secs = xt_now() - t0;
-    xt_count(st->fd, XT_LAYER_nvc, NVC_C_SYNC_USEC, usec(secs));
-    if (!rc)
-        nvc_note_drain(it.len, secs, 0);
-    xt_count(st->fd, XT_LAYER_nvc, rc ? NVC_C_SYNC_ERRORS : NVC_C_BYTES_SYNCED, rc ? 1 : it.len);
-    if (!rc)
-        xt_note_request_async(st->fd, 1, it.len);
+    /* not while the main thread is inside ROMIO's strided write: it holds
+     * ROMIO's lock, which our unlock would cut; the run is copied under it */
+    int lock = st->copy_locks && __atomic_load_n(&st->bypass, __ATOMIC_ACQUIRE) == 0;
+    int64_t end = it[n - 1].off + it[n - 1].len;
+    if (lock && buf)
+        range_lock(gfd, it[0].off, end - it[0].off, F_WRLCK);
+    for (int k = 0; k < n; k++) {
+        double t0 = xt_now();
+        rc[k] = buf ? sync_item(st, &it[k], gfd, nth + k, buf) : -ENOMEM;
+        double secs = xt_now() - t0;
+        xt_count(st->fd, XT_LAYER_nvc, NVC_C_SYNC_USEC, usec(secs));
+        if (!rc[k])
+            nvc_note_drain(it[k].len, secs, 0);
+        xt_count(st->fd, XT_LAYER_nvc, rc[k] ? NVC_C_SYNC_ERRORS : NVC_C_BYTES_SYNCED,
+                 rc[k] ? 1 : it[k].len);
+        if (!rc[k])
+            xt_note_request_async(st->fd, 1, it[k].len);
+    }
+    if (lock && buf) {          /* the write-back at unlock is part of the copies' cost */
+        double t0 = xt_now();
+        range_lock(gfd, it[0].off, end - it[0].off, F_UNLCK);
+        double secs = xt_now() - t0;
+        xt_count(st->fd, XT_LAYER_nvc, NVC_C_SYNC_USEC, usec(secs));
+        nvc_note_drain(0, secs, 0);
+    }
 
     pthread_mutex_lock(&st->mu);
-    if (rc && !st->err)
-        st->err = -rc;
-    st->kept_error |= rc != 0;
-    st->dirty |= rc == 0;
-    nvc_queue_done(&st->q, idx);
+    for (int k = 0; k < n; k++) {
+        if (rc[k] && !st->err)
+            st->err = -rc[k];
+        st->kept_error |= rc[k] != 0;
+        st->dirty |= rc[k] == 0;
+        nvc_queue_done(&st->q, idx[k]);
+    }
     if (nvc_queue_idle(&st->q))
         st->lock->when_idle(st);
     pthread_cond_broadcast(&st->done);
@@ -153,7 +190,7 @@ static void *worker(void *arg)
             pthread_cond_wait(&st->work, &st->mu);
             continue;
         }
-        sync_taken(st, idx, buf);
+        sync_taken(st, idx, SIZE_MAX, buf);
     }
     pthread_mutex_unlock(&st->mu);
     free(buf);
@@ -220,7 +257,7 @@ void nvc_drain(struct nvc_state *st, size_t upto)
         while (st->q.low < upto) {
             long idx = st->mainbuf && st->q.next < upto ? nvc_queue_take(&st->q) : -1;
             if (idx >= 0)
-                sync_taken(st, idx, st->mainbuf);
+                sync_taken(st, idx, upto, st->mainbuf);
             else
                 pthread_cond_wait(&st->done, &st->mu);
         }

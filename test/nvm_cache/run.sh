@@ -96,11 +96,28 @@ assert s["bytes_cached"] + s["bytes_direct"] == size and s["bytes_cached"] > 0, 
 assert s["bytes_synced"] == s["bytes_cached"], s
 assert s["extents_cached"] >= 1 and s["fallback_path"] == 0 and s["sync_errors"] == 0, s
 assert s["mode"] == "enable" and s["flush"] == "flush_immediate" and s["chunk"] == 16384, s
+assert s["copy_locks"] == 1, s     # ROMIO's data sieving writes may lock: the copies lock too
 assert r["fs_requests"]["write"]["bytes"] == size, r["fs_requests"]
 print("stats ok")
 PY
 }
 run "stats-section" stats_case
+
+# romio_ds_write=disable: no process read-modify-writes outside collective
+# calls, so the copies take no range locks (a FUSE client's unlock writes
+# the range back, MooseFS); the data is the same
+no_ds_case() {
+    local j=$out/nods.json p
+    for p in collperf indep; do
+        rm -f "$j"
+        ROMIO_XT_STATS_FILE=$j xrun "$ON,e10_cache=enable,romio_xt_stats=enable,romio_ds_write=disable" \
+            2 ./t_nvc_io "$out/nods.$p" $p --readback || return 1
+        cmp "$out/nods.$p" "$out/ref.$p" || return 1
+        python3 -c 'import json,sys; s=json.loads(open(sys.argv[1]).readline())["features"]["nvm_cache"]; assert s["copy_locks"] == 0 and s["bytes_synced"] == s["bytes_cached"] > 0, s' "$j" || return 1
+    done
+    no_cache_files
+}
+run "no-ds-write-no-copy-locks" no_ds_case
 
 # the gate as users get it (nvc_gate.h): the job's first file is cached from
 # its first write; its sync comes right after the writes (no compute phase),
