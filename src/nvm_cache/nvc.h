@@ -44,9 +44,9 @@ struct nvc_lock_policy {
     int write_through;
 };
 
-/* a sync thread copies up to this many adjacent items (bytes) under one
- * range lock (nvc_sync.c) */
-#define NVC_RUN_ITEMS 128
+/* a sync thread copies up to this many items, whose hull spans up to
+ * NVC_RUN_BYTES, under one range lock (nvc_sync.c) */
+#define NVC_RUN_ITEMS 1024
 #define NVC_RUN_BYTES (64 << 20)
 
 struct nvc_state {
