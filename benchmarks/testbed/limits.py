@@ -114,7 +114,10 @@ def worker(op, path, idx, mib, start_at):
     """One client inside a node: prints seconds (bandwidth ops) or the
     median latency in us (lat ops).  idx: the segment written or read."""
     mode = os.O_RDONLY if op in ("read", "lat_read") else os.O_WRONLY | os.O_CREAT
-    fd = os.open(path, mode, 0o644)
+    try:
+        fd = os.open(path, mode, 0o644)
+    except FileExistsError:     # two nodes' clients created it at once (MooseFS)
+        fd = os.open(path, os.O_WRONLY)
     if op in ("read", "lat_read"):  # this node's client cache
         os.posix_fadvise(fd, 0, 0, os.POSIX_FADV_DONTNEED)
     buf = os.urandom(MIB if op in ("read", "write") else 4096)
