@@ -8,7 +8,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/vfs.h>
 #include <time.h>
 
 /* --- warnings --------------------------------------------------------------- */
@@ -157,23 +156,13 @@ void xt_warn(ADIO_File fd, enum xt_warn_scope scope, const char *fmt, ...)
 
 /* --- the file system --------------------------------------------------------- */
 
-#define XT_FUSE_SUPER_MAGIC 0x65735546
-
-/* fd_sys lies on a FUSE mount */
-static int on_fuse(ADIO_File fd)
-{
-    struct statfs sf;
-    return fd->fd_sys >= 0 && fstatfs(fd->fd_sys, &sf) == 0 &&
-        (unsigned long) sf.f_type == XT_FUSE_SUPER_MAGIC;
-}
-
 int xt_fs_has(ADIO_File fd, enum xt_fs_cap cap)
 {
     switch (fd->file_system) {
         case ADIO_UFS:
         case ADIO_LUSTRE:
         case ADIO_GPFS:
-            return cap != XT_FS_DIRECT_IO || !on_fuse(fd);
+            return 1;
         case ADIO_NFS:
         case ADIO_XFS:
         case ADIO_PANFS:

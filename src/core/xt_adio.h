@@ -60,10 +60,6 @@ enum xt_fs_cap {
      * layer may issue them itself (NFS is left out: its driver locks around
      * reads for cache coherence) */
     XT_FS_PLAIN_RW,
-    /* O_DIRECT loses nothing: not on a FUSE mount, whose daemon buffers
-     * writes and writes them back behind the application (MooseFS'
-     * mfsmount); direct I/O there makes every write synchronous */
-    XT_FS_DIRECT_IO,
 };
 int xt_fs_has(ADIO_File fd, enum xt_fs_cap cap);
 

@@ -51,8 +51,7 @@ static int ads_open(ADIO_File fd, void *state)
 {
     struct ads_state *st = state;
     st->method = ads_methods[xt_hint(fd, XT_H_ADS_METHOD)->i];
-    st->direct = xt_direct_io_ok(fd, XT_LAYER_ads) && xt_fs_has(fd, XT_FS_PLAIN_RW) &&
-        xt_fs_has(fd, XT_FS_DIRECT_IO);
+    st->direct = xt_direct_io_ok(fd, XT_LAYER_ads) && xt_fs_has(fd, XT_FS_PLAIN_RW);
     st->via_lower = !st->direct && xt_fs_has(fd, XT_FS_PLAIN_RW);
     st->cal = ads_calib_defaults;
     st->cal_source = ADS_CAL_NONE;      /* ads_prepare, at the first planned call */

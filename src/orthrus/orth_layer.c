@@ -230,13 +230,11 @@ static int forecast_fast(ADIO_File fd, struct orth_state *st, const struct orth_
         one_per_node(fd, st);
 }
 
-/* a new pattern's forecasts (orth_sel_forecast): the view's, and for reads
- * the candidate that wrote the same pattern (orth_sel_write_winner) */
+/* a new pattern's forecasts (orth_sel_forecast) */
 static void forecast(ADIO_File fd, struct orth_state *st, struct orth_entry *e)
 {
-    int wrote = st->sel.budget > 0 ? orth_sel_write_winner(&st->sel, &e->sig) : -1;
     for (int r = 0; r < st->sel.ncand; r++)
-        if (r != st->sel.home && (r == wrote || forecast_fast(fd, st, &e->sig, st->rotation[r])))
+        if (r != st->sel.home && forecast_fast(fd, st, &e->sig, st->rotation[r]))
             orth_sel_forecast(&st->sel, e, r);
 }
 

@@ -187,17 +187,6 @@ int orth_sig_equal(const struct orth_sig *a, const struct orth_sig *b)
         a->bytes == b->bytes && a->rel_offset == b->rel_offset;
 }
 
-int orth_sel_write_winner(const struct orth_sel *s, const struct orth_sig *sig)
-{
-    struct orth_sig w = *sig;
-    w.is_write = 1;
-    for (int i = 0; !sig->is_write && i < s->nsig; i++)
-        if (orth_sig_equal(&s->sigs[i].sig, &w) && s->sigs[i].phase == ORTH_CHOSEN &&
-            s->sigs[i].winner >= 0 && s->sigs[i].winner != s->home)
-            return s->sigs[i].winner;
-    return -1;
-}
-
 static int next_candidate(const struct orth_sel *s, const struct orth_entry *e, int after);
 
 /* a candidate that lost ORTH_MAX_LOST times is out from the start (never home) */

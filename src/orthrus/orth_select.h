@@ -165,11 +165,6 @@ int orth_sel_skip(struct orth_sel *s, struct orth_entry *e, int c);
  * home's rate is known) and, for reads, does not wait for home's reads
  * (orth_sel_io_bound); its own calls' rate decides after that */
 void orth_sel_forecast(struct orth_sel *s, struct orth_entry *e, int c);
-/* a read pattern's write twin (the same signature, written in this file or
- * remembered from an earlier one) chose candidate c other than home: c, else
- * -1.  Reading through the candidate that wrote maps each process to the
- * pieces it wrote, which its node's client cache may still hold. */
-int orth_sel_write_winner(const struct orth_sel *s, const struct orth_sig *sig);
 /* A candidate's first trial in an examination starts with a piece:
  * 1/ORTH_PIECE_DIV of each process's data; when the piece took longer than
  * twice its share of the time the trial was budgeted at (a piece carries the

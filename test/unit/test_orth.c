@@ -1457,30 +1457,6 @@ START_TEST(wrong_forecast_is_cut_after_a_piece)
 }
 END_TEST
 
-/* a read pattern finds the candidate its write twin chose (not home, not
- * another pattern's, not for writes) */
-START_TEST(read_forecast_from_write_winner)
-{
-    struct orth_sel s;
-    struct orth_sig w = sig_of(1 << 20), r = w, other = w;
-    r.is_write = 0;
-    other.is_write = 0;
-    other.nreqs++;
-    orth_sel_init(&s, 3, 3, 0.15);
-    orth_sel_budget(&s, 0.05, 0);
-    ck_assert_int_eq(orth_sel_write_winner(&s, &r), -1);       /* no twin */
-    struct orth_entry *e = orth_sel_entry(&s, &w);
-    ck_assert_int_eq(orth_sel_write_winner(&s, &r), -1);       /* examining */
-    e->phase = ORTH_CHOSEN;
-    e->winner = 0;
-    ck_assert_int_eq(orth_sel_write_winner(&s, &r), -1);       /* home won */
-    e->winner = 2;
-    ck_assert_int_eq(orth_sel_write_winner(&s, &r), 2);
-    ck_assert_int_eq(orth_sel_write_winner(&s, &w), -1);       /* a write */
-    ck_assert_int_eq(orth_sel_write_winner(&s, &other), -1);   /* another pattern */
-}
-END_TEST
-
 /* one noisy first call of a forecast candidate (under 3x slower) does not
  * drop it: it gets a second call, and wins */
 START_TEST(forecast_survives_one_noisy_call)
@@ -1545,7 +1521,6 @@ Suite *orth_suite(void)
     tcase_add_test(tc, memo_carries_winners_across_files);
     tcase_add_test(tc, pathological_trial_is_cut_after_a_piece);
     tcase_add_test(tc, wrong_forecast_is_cut_after_a_piece);
-    tcase_add_test(tc, read_forecast_from_write_winner);
     tcase_add_test(tc, forecast_survives_one_noisy_call);
     tcase_add_test(tc, desc_place_individual_moves_by_whole_extents);
     tcase_add_test(tc, desc_place_explicit_counts_etypes);
