@@ -13,6 +13,17 @@ static struct orth_sig sig_of(int64_t bytes)
     return s;
 }
 
+/* a selection of 3 candidates under the default budget whose sig's new
+ * pattern has candidate 1 forecast */
+static struct orth_entry *forecast_sel(struct orth_sel *s, const struct orth_sig *sig)
+{
+    orth_sel_init(s, 3, 3, 0.15);
+    orth_sel_budget(s, 0.05, 0);
+    struct orth_entry *e = orth_sel_entry(s, sig);
+    orth_sel_forecast(s, e, 1);
+    return e;
+}
+
 /* runs one call of sig; candidate c takes time[c] (per MB); returns the candidate */
 static int call(struct orth_sel *s, const struct orth_sig *sig, const double *time, int *changed)
 {
@@ -1247,10 +1258,7 @@ START_TEST(forecast_trial_runs_at_once)
     struct orth_sel s;
     struct orth_sig sig = sig_of(1 << 20);
     double t[3] = { 0.3, 0.1, 0.5 };
-    orth_sel_init(&s, 3, 3, 0.15);
-    orth_sel_budget(&s, 0.05, 0);
-    struct orth_entry *e = orth_sel_entry(&s, &sig);
-    orth_sel_forecast(&s, e, 1);
+    struct orth_entry *e = forecast_sel(&s, &sig);
     int seq[5];
     for (int i = 0; i < 5; i++)
         seq[i] = call(&s, &sig, t, NULL);
@@ -1396,10 +1404,7 @@ START_TEST(pathological_trial_is_cut_after_a_piece)
     struct orth_sel s;
     struct orth_sig sig = sig_of(1 << 20);
     double t[3] = { 0.1, 0.1, 0.1 };
-    orth_sel_init(&s, 3, 3, 0.15);
-    orth_sel_budget(&s, 0.05, 0);
-    struct orth_entry *e = orth_sel_entry(&s, &sig);
-    orth_sel_forecast(&s, e, 1);
+    struct orth_entry *e = forecast_sel(&s, &sig);
     ck_assert(orth_sel_piece_limit(&s, e, 0) == 0);     /* home, and home's rate unknown */
     ck_assert_int_eq(call(&s, &sig, t, NULL), 0);
     e = orth_sel_entry(&s, &sig);
@@ -1438,10 +1443,7 @@ START_TEST(wrong_forecast_is_cut_after_a_piece)
     struct orth_sel s;
     struct orth_sig sig = sig_of(1 << 20);
     double t[3] = { 0.1, 1.5, 0.1 };
-    orth_sel_init(&s, 3, 3, 0.15);
-    orth_sel_budget(&s, 0.05, 0);
-    struct orth_entry *e = orth_sel_entry(&s, &sig);
-    orth_sel_forecast(&s, e, 1);
+    struct orth_entry *e = forecast_sel(&s, &sig);
     ck_assert_int_eq(call(&s, &sig, t, NULL), 0);
     e = orth_sel_entry(&s, &sig);
     ck_assert_int_eq(orth_sel_pick(e), 1);
