@@ -18,7 +18,10 @@
  *   threads  the prefetch thread exists while the file is open and is gone
  *            after close: counts /proc/self/task.
  *   scan     rank 0 creates FILE; all read it front to back in 100 KiB pieces
- *            with a backward seek every 10 reads; prints EXPECT reads=N.
+ *            with a backward seek every 10 reads and 2 ms of "compute"
+ *            after each piece (so the loader runs even on a loaded
+ *            machine: a reader never waits for a queued block); prints
+ *            EXPECT reads=N.
  *   wronly   opens FILE write-only: no prefetch layer (romio_xt_layers).
  *   announce rank 0 creates FILE; each rank announces its next reads by
  *            MPI_File_set_info(romio_prefetch_willneed) during the run and
@@ -31,6 +34,7 @@
 
 #include <dirent.h>
 #include <stdint.h>
+#include <time.h>
 
 #define KB 1024LL
 #define MB (1024LL * 1024)
@@ -475,6 +479,7 @@ static void scan(const char *path)
         }
         read_contig(fh, off, 100 * KB, 1);
         reads++;
+        nanosleep(&(struct timespec) { 0, 2000000 }, NULL);
     }
     T_MPI(MPI_File_close(&fh));
     int total;
