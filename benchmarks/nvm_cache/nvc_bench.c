@@ -3,6 +3,7 @@
  *   collperf  coll_perf: 3D block-block-block darray of ints, one write_all
  *   ior       IOR: each rank one contiguous block per segment, write_at_all
  * usage: nvc_bench --dir DIR --pattern collperf|ior [--files K] [--compute S]
+ *        [--busy 1 (compute by arithmetic, nvc_timing.h)]
  *        [--n N (collperf: N^3 ints)] [--segments S --block BYTES (ior)]
  * Rank 0 checks every file's bytes after close; exits 1 on a mismatch. */
 #include "nvc_timing.h"
@@ -76,7 +77,10 @@ int main(int argc, char **argv)
         else if (!strcmp(argv[a], "--n")) n = atoi(argv[a + 1]);
         else if (!strcmp(argv[a], "--segments")) segments = atoi(argv[a + 1]);
         else if (!strcmp(argv[a], "--block")) block = atoll(argv[a + 1]);
+        else if (!strcmp(argv[a], "--busy")) nvc_busy = atoi(argv[a + 1]);
     }
+    if (nvc_busy)
+        nvc_calibrate();
     int bad = 0, ior = !strcmp(pattern, "ior");
     long long size = ior ? (long long) segments * nprocs * block : 4LL * n * n * n;
     for (int f = 0; f < files; f++) {

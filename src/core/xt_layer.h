@@ -29,6 +29,7 @@
 #include "xt_adio.h"
 #include "xt_json.h"
 #include "xt_registry.h"
+#include "xt_cpus.h"
 
 #define XT_MAX_LAYERS XT_NLAYERS
 
@@ -116,6 +117,9 @@ struct xt_file {
     double open_time;
     int coll_impl;              /* xt_coll_ran's report, until xt_coll_taken */
     int published;              /* fd->info holds the hints' values (ADIOI_Xt_get_info) */
+    int helper_known;           /* xt_helper_cpus_open ran */
+    int helper_ncpus;           /* helper threads' cores (0: the process's own) */
+    struct xt_cpus helper_cpus;
 };
 
 /* per-file state; NULL for ROMIO's internal files */
@@ -147,6 +151,13 @@ static inline const ADIOI_Fns *xt_lower(ADIO_File fd, enum xt_layer_id id)
 }
 
 /* add to counter k of layer id (no-op when not installed) */
+/* collective, in a layer's open before it starts helper threads: once per
+ * file, the cores they run on (romio_xt_helper_cpus, xt_cpus.h) */
+void xt_helper_cpus_open(ADIO_File fd);
+/* pthread_create for a helper thread of fd's layers (a thread that never
+ * calls MPI), on the cores xt_helper_cpus_open found */
+int xt_thread_create(ADIO_File fd, pthread_t *t, void *(*fn)(void *), void *arg);
+
 void xt_count(ADIO_File fd, enum xt_layer_id id, int k, int64_t n);
 /* Request accounting (the stats record's fs_requests).  The stats layer, on
  * top, counts each contiguous call it passes down as one request of the

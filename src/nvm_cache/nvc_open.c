@@ -233,6 +233,7 @@ int nvc_open(ADIO_File fd, void *state)
         st->direct = 1;         /* warned in the hint pass (nvc_check_hints) */
         xt_count(fd, XT_LAYER_nvc, NVC_C_FB_PATH, 1);
     }
+    xt_helper_cpus_open(fd);    /* where the sync threads will run */
     return 0;
 }
 

@@ -210,7 +210,7 @@ int nvc_threads_start(struct nvc_state *st, int n)
     if (!st->threads)
         return ENOMEM;
     for (st->nthreads = 0; st->nthreads < n; st->nthreads++) {
-        int rc = pthread_create(&st->threads[st->nthreads], NULL, worker, st);
+        int rc = xt_thread_create(st->fd, &st->threads[st->nthreads], worker, st);
         if (rc) {
             nvc_threads_stop(st);
             return rc;

@@ -388,6 +388,7 @@ static int pf_open(ADIO_File fd, void *st)
     snprintf(pf->text, sizeof(pf->text), "%s", xf->hints[XT_H_PF_WILLNEED].s);
     if (!pf->slots)
         no_slots(fd, pf, cb);
+    xt_helper_cpus_open(fd);    /* where the loaders will run */
     return 0;
 }
 

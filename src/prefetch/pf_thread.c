@@ -71,7 +71,7 @@ int pf_thread_start(ADIO_File fd, struct pf_file *pf)
     pf->advanced_at = -1;
     pf->consume_avg = 0;
     pf->consumes = 0;
-    int err = pthread_create(&pf->thread[0], NULL, loader, pf);
+    int err = xt_thread_create(fd, &pf->thread[0], loader, pf);
     if (err) {
         xt_warn(fd, XT_WARN_SELF, "hint romio_prefetch: cannot start the prefetch thread for "
                 "'%s' (%s); reading without prefetch", fd->filename, strerror(err));
@@ -93,7 +93,7 @@ void pf_thread_more(struct pf_file *pf)
     if (want < pf->min_loaders)         /* test hook */
         want = pf->min_loaders < PF_MAX_LOADERS ? pf->min_loaders : PF_MAX_LOADERS;
     while (pf->have_thread > 0 && pf->have_thread < want &&
-           pthread_create(&pf->thread[pf->have_thread], NULL, loader, pf) == 0) {
+           xt_thread_create(pf->fd, &pf->thread[pf->have_thread], loader, pf) == 0) {
         pf->have_thread++;
         xt_count(pf->fd, XT_LAYER_pf, PF_C_LOADERS, 1);
     }

@@ -188,6 +188,10 @@ static void build_record(ADIO_File fd, struct xt_file *xf, const struct xts_tota
     xt_json_str(j, "version", XT_VERSION);
     xt_json_str(j, "file", fd->filename);
     xt_json_int(j, "ranks", xf->nprocs);
+    char cpus[256] = "";        /* rank 0's helper threads' cores ("": its own) */
+    if (xf->helper_ncpus > 0)
+        xt_cpus_text(&xf->helper_cpus, cpus, sizeof(cpus));
+    xt_json_str(j, "helper_cpus", cpus);
     xt_json_open(j, "layers", '[');
     for (int s = 0; s < xf->nslots; s++)
         xt_json_str(j, NULL, xf->slots[s].layer->name);

@@ -119,6 +119,24 @@ no_ds_case() {
 }
 run "no-ds-write-no-copy-locks" no_ds_case
 
+# romio_xt_helper_cpus (xt_cpus.h): both processes bound to core 0, so the
+# sync threads run on the node's other cores (the stats record names them);
+# inherit, or processes not bound: the processes' own cores (""); the data
+# is the same either way
+helper_case() {  # HELPER_HINT BIND WANT
+    local j=$out/helper.json
+    rm -f "$j"
+    ROMIO_XT_STATS_FILE=$j xrun "$ON,e10_cache=enable,romio_xt_stats=enable,romio_xt_helper_cpus=$1" \
+        2 $2 ./t_nvc_io "$out/helper.ior" ior --readback || return 1
+    cmp "$out/helper.ior" "$out/ref.ior" || return 1
+    python3 -c 'import json,sys; r=json.loads(open(sys.argv[1]).readline()); s=r["features"]["nvm_cache"]; assert r["helper_cpus"] == sys.argv[2] and s["bytes_synced"] == s["bytes_cached"] > 0, (r["helper_cpus"], s)' "$j" "$3"
+}
+ncpu=$(nproc --all)
+others=$([ "$ncpu" -gt 2 ] && echo "1-$((ncpu - 1))" || echo 1)
+run "helper-cpus-on-idle-cores" helper_case auto "-bind-to user:0,0" "$others"
+run "helper-cpus-inherit" helper_case inherit "-bind-to user:0,0" ""
+run "helper-cpus-unbound" helper_case auto "" ""
+
 # the gate as users get it (nvc_gate.h): the job's first file is cached from
 # its first write; its sync comes right after the writes (no compute phase),
 # so the second file of the job goes straight through and MPI_File_get_info
