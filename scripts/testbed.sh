@@ -205,7 +205,10 @@ node_mounted() {  # every node's mfsmount is up
 
 # hydra's launcher: mpiexec -launcher ssh -launcher-exec $STATE/bin/ssh calls
 # it as "ssh [-x] [-n] HOST COMMAND..." with HOST a node's address; it runs
-# COMMAND (hydra_pmi_proxy) in that node's network and mount namespaces
+# COMMAND (hydra_pmi_proxy) in that node's network and mount namespaces and
+# in a UTS namespace of its own named tb-nodeK, so that the processes of
+# different nodes see different host names, as on a cluster (ROMIO counts
+# the nodes by MPI_Get_processor_name: one aggregator per node by default)
 write_launcher() {
     cat >"$STATE/bin/ssh" <<EOF
 #!/bin/bash
@@ -214,7 +217,7 @@ while [ \$# -gt 0 ]; do case \$1 in -*) shift ;; *) break ;; esac; done
 host=\$1; shift
 k=\$((\${host##*.} - $NODE_BASE))
 [ -e "$MNTNS/n\$k" ] || { echo "testbed launcher: \$host is no node of this testbed" >&2; exit 255; }
-exec nsenter --net=/run/netns/$NS-n\$k --mount="$MNTNS/n\$k" -- /bin/sh -c "\$*"
+exec nsenter --net=/run/netns/$NS-n\$k --mount="$MNTNS/n\$k" -- unshare --uts /bin/sh -c "hostname tb-node\$k && \$*"
 EOF
     chmod +x "$STATE/bin/ssh"
 }

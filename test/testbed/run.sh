@@ -80,7 +80,11 @@ if [ ${#prof[@]} -gt 0 ]; then
         XT_MPIEXEC=$mpiexec timeout 60 "$tb" mpiexec -n 2 sh -c \
             'ip -o -4 addr show scope global | awk "{print \$4}"' | sort -u > ips.txt
         cat ips.txt
-        [ "$(grep -c '^10\.254\.77\.2[0-9]/' ips.txt)" = 2 ]
+        [ "$(grep -c '^10\.254\.77\.2[0-9]/' ips.txt)" = 2 ] || return 1
+        # and each node has its own host name (ROMIO's node count)
+        XT_MPIEXEC=$mpiexec timeout 60 "$tb" mpiexec -n 2 hostname | sort -u > hosts.txt
+        cat hosts.txt
+        [ "$(grep -c '^tb-node[12]$' hosts.txt)" = 2 ]
     }
     run ranks-in-node-namespaces ranks_on_nodes
     # MooseFS clients are not coherent under fcntl locks: a node can read
