@@ -106,6 +106,7 @@ struct orth_state {
     struct orth_pending pend;
     struct orth_quiet quiet;
     int64_t quiet_calls, ride_calls, strays, reductions;
+    int64_t packed_pieces;      /* first-trial pieces split by bytes (orth_piece.c) */
     MPI_Op op;                  /* orth_red_combine over one record */
     MPI_Datatype rec;           /* ORTH_R_N int64 */
     int64_t ncalls, disagreements;

@@ -420,6 +420,7 @@ void orth_report(ADIO_File fd, void *state, struct xt_json *j)
     xt_json_num(j, "trial_cost", st->sel.trial_cost);
     xt_json_int(j, "skipped_trials", st->sel.skipped);
     xt_json_int(j, "cut_trials", st->sel.cut);
+    xt_json_int(j, "packed_pieces", st->packed_pieces);
     xt_json_open(j, "runs", '{');
     for (int c = 0; c < orth_ncands; c++)
         xt_json_int(j, orth_cands[c].name, st->runs[c]);

@@ -6,8 +6,15 @@
  * trial's budget, by home.  Splitting a call by elements keeps its bytes and
  * their places: the rest starts where the piece ended in the view (the
  * individual file pointer, or the explicit offset moved by the piece's
- * etypes), and its buffer where the piece's elements end. */
+ * etypes), and its buffer where the piece's elements end.  A call of fewer
+ * elements than pieces (e.g. one element of a derived datatype, as HDF5 and
+ * BTIO-like codes make) is split by bytes instead: its data is packed into a
+ * contiguous buffer (unpacked after a read) and run as MPI_BYTEs, which the
+ * file view places exactly where the elements' bytes go. */
 #include "orth_vb.h"
+
+#include <limits.h>
+#include <stdlib.h>
 
 /* call c's part: the first n elements (first), or the rest after them */
 static void part_of(const struct orth_call *c, struct orth_call *p, int n, int first)
@@ -43,20 +50,54 @@ static double run_part(struct orth_call *p, int cand, int *err)
     return xt_now() - t0;
 }
 
+/* c as bytes in a packed copy of its buffer (writes packed now); NULL when
+ * it has enough elements for a piece, or none, or no memory */
+static char *as_bytes(const struct orth_call *c, struct orth_call *b)
+{
+    MPI_Count size;
+    MPI_Type_size_x(c->dt, &size);
+    int64_t bytes = (int64_t) size * c->count;
+    if (c->count >= ORTH_PIECE_DIV || bytes < ORTH_PIECE_DIV * c->fd->etype_size ||
+        bytes > INT_MAX)
+        return NULL;
+    char *packed = malloc((size_t) bytes);
+    int pos = 0;
+    if (!packed)
+        return NULL;
+    if (c->is_write)
+        MPI_Pack(c->buf, c->count, c->dt, packed, (int) bytes, &pos, c->fd->comm);
+    *b = *c;
+    b->buf = packed;
+    b->count = (int) bytes;
+    b->dt = MPI_BYTE;
+    return packed;
+}
+
 int orth_run_piece(struct orth_call *c, int cand, int home, double limit, double *piece,
                    int *err)
 {
-    struct orth_call p;
-    int err2 = MPI_SUCCESS, n = c->count / ORTH_PIECE_DIV;
+    struct orth_call p, b, *w = c;
+    int err2 = MPI_SUCCESS, pos = 0;
+    char *packed = as_bytes(c, &b);
+    if (packed) {
+        w = &b;
+        c->st->packed_pieces++;
+    }
+    int n = w->count / ORTH_PIECE_DIV;
+    if (packed)                 /* whole etypes: the rest's offset is in etypes */
+        n -= n % c->fd->etype_size;
     c->fd->fp_ind = c->orig_fp;
-    part_of(c, &p, n, 1);
+    part_of(w, &p, n, 1);
     double mine = run_part(&p, cand, err);
     MPI_Allreduce(&mine, piece, 1, MPI_DOUBLE, MPI_MAX, c->fd->comm);
     int cut = *piece > limit;
     if (cut && cand == ORTH_view_based)     /* home runs the rest past its cache */
         vb_other_call(c->fd, c->is_write);
-    part_of(c, &p, n, 0);
+    part_of(w, &p, n, 0);
     run_part(&p, cut ? home : cand, &err2);
+    if (packed && !c->is_write)
+        MPI_Unpack(packed, w->count, &pos, c->buf, c->count, c->dt, c->fd->comm);
+    free(packed);
     xt_call_done(c->fd, c->fpt, c->fd->fp_ind, -1, c->status, c->dt, c->bytes);
     *err = *err != MPI_SUCCESS ? *err : err2;
     return cut;

@@ -91,6 +91,27 @@ PY
 }
 run stats-section stats_case
 
+# a first trial's piece of a call with fewer elements than pieces (the
+# vector view: one element of a derived datatype per call) is split by bytes
+# from a packed copy (orth_piece.c); t_orth checks every byte read and
+# written, the record that the pieces were packed
+piece_bytes_case() {
+    mkdir -p "$out/pb"
+    echo "romio_orthrus_memory disable" > "$out/pb.hints"     # every file examines afresh
+    ROMIO_HINTS=$out/pb.hints ROMIO_XT_STATS=1 ROMIO_XT_STATS_FILE=$out/pb.json MPIR_CVAR_NUM_CLIQUES=2 \
+        timeout 300 "$mpiexec" -n 2 ./t_orth "$out/pb" 8 > "$out/pb.out" || { cat "$out/pb.out"; return 1; }
+    python3 - "$out/pb.json" <<'PY'
+import json, sys
+recs = [json.loads(l) for l in open(sys.argv[1]) if l.strip()]
+o = [r["features"]["orthrus"] for r in recs if r["file"].endswith("/vector.enable_piece.dat")]
+assert o and max(x["packed_pieces"] for x in o) > 0, o
+n = [r["features"]["orthrus"] for r in recs if r["file"].endswith("/subarray.enable_piece.dat")]
+assert n and all(x["packed_pieces"] == 0 for x in n), n      # 63 elements per call
+print("packed pieces:", [x["packed_pieces"] for x in o])
+PY
+}
+run piece-by-bytes piece_bytes_case
+
 # seq NAME LOOPS SKEW_US HINTS...: t_orth_seq (returning patterns) on 2 ranks on
 # 2 emulated nodes with romio_orthrus=enable and the given "key value" hints;
 # stats in $out/NAME.json
