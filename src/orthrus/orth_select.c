@@ -681,3 +681,12 @@ int orth_red_disagree(const int64_t *r)
     return r[ORTH_R_CAND_MIN] != r[ORTH_R_CAND_MAX] ||
         r[ORTH_R_DIGEST_MIN] != r[ORTH_R_DIGEST_MAX];
 }
+
+int64_t orth_vb_unit(int64_t flo, int64_t fhi, int naggs, int64_t max)
+{
+    const int64_t mib = 1 << 20;
+    int64_t share = fhi > flo && naggs > 0 ? (fhi - flo + naggs - 1) / naggs : 0;
+    int64_t unit = (share + mib - 1) / mib * mib;
+    unit = unit > max ? max : unit;
+    return unit < mib ? (max < mib ? max : mib) : unit;
+}

@@ -228,4 +228,9 @@ int orth_memo_adopt(struct orth_sel *s, const int *rot);
 /* forgets everything (unit tests) */
 void orth_memo_clear(void);
 
+/* view_based's block size for a call spanning [flo, fhi) of the file (every
+ * rank's hull): its extent shared by the naggs aggregators, rounded up to
+ * whole MiB, within [1 MiB, max] (max itself when below 1 MiB) */
+int64_t orth_vb_unit(int64_t flo, int64_t fhi, int naggs, int64_t max);
+
 #endif

@@ -219,6 +219,25 @@ static void catch_up(struct vb_run *r, int *err)
     }
 }
 
+/* without a striping_unit, the first call that moves data sizes the blocks
+ * so that its extent spreads over all aggregators (a 16 MiB block holding a
+ * whole 10 MB call left one aggregator idle in every call); the pool holds
+ * no block yet, so it is only sized again */
+static void first_unit(ADIO_File fd, struct orth_vb *vb, int64_t flo, int64_t fhi)
+{
+    if (!vb->unit_auto || fhi <= flo)
+        return;
+    vb->unit_auto = 0;
+    ADIO_Offset unit = orth_vb_unit(flo, fhi, vb->naggs, vb->unit);
+    if (unit == vb->unit)
+        return;
+    vb->unit = unit;
+    if (vb->myagg >= 0) {
+        vb_pool_free(vb);
+        vb_pool_init(fd, vb);
+    }
+}
+
 static void run_rounds(struct vb_run *r, int *err)
 {
     struct orth_vb *vb = r->vb;
@@ -228,6 +247,7 @@ static void run_rounds(struct vb_run *r, int *err)
         flo = iv[I_FLO] < flo ? iv[I_FLO] : flo;
         fhi = iv[I_FHI] > fhi ? iv[I_FHI] : fhi;
     }
+    first_unit(r->c->fd, vb, flo, fhi);
     catch_up(r, err);
     if (r->c->is_write && vb->wb && fhi > vb->eof)
         vb->eof = fhi;

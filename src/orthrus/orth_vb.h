@@ -65,6 +65,7 @@ struct orth_vb {
     int naggs, myagg;           /* myagg: index among the aggregators, or -1 */
     int *aggs;                  /* the aggregators' ranks (fd->hints->ranklist) */
     ADIO_Offset unit;
+    int unit_auto;              /* no striping_unit: the first call sizes the blocks */
     struct vb_view mine;
     struct vb_view *views;      /* aggregators: every rank's view */
     int nprocs;

@@ -23,7 +23,7 @@ _Static_assert(sizeof(vb_counter_names) / sizeof(vb_counter_names[0]) == VB_NCOU
                "one name per view_based counter");
 
 /* the file-domain block: striping_unit, else cb_buffer_size (one round of
- * an aggregator is one block) */
+ * an aggregator is one block) until the first call sizes it (orth_vb.c) */
 static ADIO_Offset domain_unit(ADIO_File fd)
 {
     if (fd->hints->striping_unit > 0)
@@ -47,6 +47,7 @@ void vb_open(ADIO_File fd, struct orth_state *st)
         if (vb->aggs[a] == xt_file(fd)->rank)
             vb->myagg = a;
     vb->unit = domain_unit(fd);
+    vb->unit_auto = fd->hints->striping_unit <= 0;
     /* in a selection, view_based may never run (romio_orthrus_budget): its
      * view goes with its first call, set_view costs nothing until then */
     vb->lazy = xt_hint(fd, XT_H_VB_LAZY)->i == XT_H_VB_LAZY_enable || st->forced < 0;

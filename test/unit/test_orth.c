@@ -1480,6 +1480,24 @@ START_TEST(forecast_survives_one_noisy_call)
 }
 END_TEST
 
+/* a 10 MiB BTIO step on 2 aggregators: 5 MiB blocks, so both serve it
+ * (16 MiB blocks held whole steps); small calls get 1 MiB, never above max */
+START_TEST(vb_unit_spreads_a_call_over_the_aggregators)
+{
+    const int64_t mib = 1 << 20;
+    int64_t step = 64 * 64 * 64 * 40, lo = 3 * step;
+    int64_t u = orth_vb_unit(lo, lo + step, 2, 16 * mib);
+    ck_assert_int_eq(u, 5 * mib);
+    ck_assert_int_eq(orth_vb_unit(0, 10 * mib + 1, 2, 16 * mib), 6 * mib);
+    ck_assert_int_lt(lo / u, (lo + step - 1) / u);     /* two blocks or more */
+    ck_assert_int_eq(orth_vb_unit(0, 32 * 1024, 2, 16 * mib), mib);
+    ck_assert_int_eq(orth_vb_unit(0, 512 * mib, 2, 16 * mib), 16 * mib);
+    ck_assert_int_eq(orth_vb_unit(0, 4 * mib, 1, 16 * mib), 4 * mib);
+    ck_assert_int_eq(orth_vb_unit(0, 4 * mib, 2, 512 * 1024), 512 * 1024);
+    ck_assert_int_eq(orth_vb_unit(5, 5, 2, 16 * mib), mib);
+}
+END_TEST
+
 Suite *orth_suite(void)
 {
     Suite *s = suite_create("orthrus");
@@ -1528,6 +1546,7 @@ Suite *orth_suite(void)
     tcase_add_test(tc, desc_place_explicit_counts_etypes);
     tcase_add_test(tc, desc_cache_keys_on_view_pointer_phase_size);
     tcase_add_test(tc, desc_cache_replaces_the_oldest);
+    tcase_add_test(tc, vb_unit_spreads_a_call_over_the_aggregators);
     suite_add_tcase(s, tc);
     return s;
 }
