@@ -45,18 +45,31 @@ SETTINGS = {
 
 # name, source, args ({work} = data dir), the two other settings
 WORKLOADS = [
-    ("matrix", "orthrus/matrix.c", ["{work}", "65536", "4", "20"],
+    ("matrix", "orthrus/matrix.c", ["{work}", "262144", "4", "40"],
      ["cb_nodes=1", "orthrus=disk_first"]),
-    ("noncontig", "orthrus/noncontig.c", ["{work}", "256", "1048576", "16"],
+    ("noncontig", "orthrus/noncontig.c", ["{work}", "256", "4194304", "24"],
      ["cb_nodes=1", "orthrus=core_first"]),
     ("xt_bench-vec", "workloads/xt_bench.c",
-     ["--dir", "{work}", "--phases", "vec", "--vec-mib", "8", "--chunk-kib", "256"],
+     ["--dir", "{work}", "--phases", "vec", "--vec-mib", "64", "--chunk-kib", "256"],
      ["ds=disable", "e10_cache=enable"]),
     ("xt_bench-contig", "workloads/xt_bench.c",
-     ["--dir", "{work}", "--phases", "contig", "--contig-mib", "16", "--chunk-kib", "64"],
+     ["--dir", "{work}", "--phases", "contig", "--contig-mib", "128", "--chunk-kib", "64"],
      ["e10_cache=enable", "cb_nodes=1"]),
-    ("btio", "orthrus/btio.c", ["{work}", "32", "8"], ["cb_nodes=1", "orthrus=disk_first"]),
+    ("btio", "orthrus/btio.c", ["{work}", "48", "24"], ["cb_nodes=1", "orthrus=disk_first"]),
 ]
+
+
+def apps(build):
+    """FLASH-IO and coll_perf as built by `make apps` (absolute paths), when there"""
+    out = []
+    flash = os.path.join(build, "bin", "flash_io_16")
+    coll = os.path.join(build, "bin", "coll_perf")
+    if os.access(flash, os.X_OK):
+        out.append(("flash-io", flash, ["{work}/flash_"], ["cb_nodes=1", "orthrus=core_first"]))
+    if os.access(coll, os.X_OK):
+        out.append(("coll_perf", coll, ["-fname", "{work}/coll_perf.dat"],
+                    ["cb_nodes=1", "orthrus=core_first"]))
+    return out
 MODES = ("absolute", "gaps", "relative")
 
 
@@ -115,13 +128,17 @@ def main():
     ap.add_argument("--advice", default="matrix,xt_bench-vec",
                     help="workloads whose advice is measured against the default")
     ap.add_argument("--only", default="", help="comma list of workload names")
+    ap.add_argument("--apps", default=os.path.join(BENCH, "..", "_build", "apps"),
+                    help="where `make apps` built FLASH-IO and coll_perf (added when there)")
     a = ap.parse_args()
+    WORKLOADS.extend(apps(a.apps))
     if a.only:
         WORKLOADS[:] = [w for w in WORKLOADS if w[0] in a.only.split(",")]
     tool = load_tool(a.prefix)
     os.makedirs(a.out, exist_ok=True)
     os.makedirs(a.work, exist_ok=True)
-    exes = {wl[0]: xtbench.mpicc(a.prefix, os.path.join(BENCH, wl[1]), os.path.join(a.work, wl[0]))
+    exes = {wl[0]: wl[1] if os.path.isabs(wl[1]) else
+            xtbench.mpicc(a.prefix, os.path.join(BENCH, wl[1]), os.path.join(a.work, wl[0]))
             for wl in WORKLOADS}
     # 1. measured runs, interleaved
     meas = {}           # (workload, setting) -> list of phase lists

@@ -37,16 +37,52 @@ WORKLOADS = [
 ]
 
 
-def apps(build):
-    """FLASH-IO and coll_perf as built by `make apps`, when there"""
+# --testbed: the workloads of benchmarks/testbed/workflows.py, at its sizes;
+# name -> seconds of compute after each file's close (the PMPI shim tb_phase.c)
+TB_WORKLOADS = [
+    ("matrix", "orthrus/matrix.c", ["{work}", str(1 << 20), "4", "24"]),
+    ("noncontig", "orthrus/noncontig.c", ["{work}", "256", str(4 << 20), "24"]),
+    ("btio", "orthrus/btio.c", ["{work}", "64", "16"]),
+]
+TB_COMPUTE = {"flash-io-compute": 4.0, "coll_perf-compute": 3.0}
+STATE = os.environ.get("XT_TESTBED_DIR", "/tmp/romio-xt-testbed")
+TB = os.path.abspath(os.path.join(BENCH, "..", "scripts", "testbed.sh"))
+
+
+def apps(build, testbed=False):
+    """FLASH-IO and coll_perf as built by `make apps`, when there (on the
+    testbed also with compute after each file, as workflows.py runs them)"""
     out = []
-    flash = os.path.join(build, "bin", "flash_io_8")
+    flash = os.path.join(build, "bin", "flash_io_16" if testbed else "flash_io_8")
     coll = os.path.join(build, "bin", "coll_perf")
-    if os.access(flash, os.X_OK):
-        out.append(("flash-io", flash, ["{work}/flash_"]))
-    if os.access(coll, os.X_OK):
-        out.append(("coll_perf", coll, ["-fname", "{work}/coll_perf.dat"]))
+    for suffix in ("", "-compute") if testbed else ("",):
+        if os.access(flash, os.X_OK):
+            out.append(("flash-io" + suffix, flash, ["{work}/flash_"]))
+        if os.access(coll, os.X_OK):
+            out.append(("coll_perf" + suffix, coll, ["-fname", "{work}/coll_perf.dat"]))
     return out
+
+
+def testbed_setup(a):
+    """the work directory on the mount, the node-local E10 tier on each node,
+    the compute shim; the job's launcher"""
+    a.work = os.path.join(STATE, "mnt", "xt-tune")
+    a.e10 = os.path.join(STATE, "local", "e10")
+    with open(os.path.join(STATE, "config")) as f:
+        nodes = int(f.read().split(" nodes=")[1].split()[0])
+    for k in range(1, nodes + 1):
+        subprocess.run([TB, "node", str(k), "sh", "-c", f"mkdir -p {a.e10}"], check=True)
+    a.shim = os.path.join(a.work, "libtbphase.so")
+    os.makedirs(a.work, exist_ok=True)
+    subprocess.run([os.path.join(a.prefix, "bin", "mpicc"), "-O2", "-shared", "-fPIC", "-o",
+                    a.shim, os.path.join(BENCH, "testbed", "tb_phase.c")], check=True)
+
+
+def launcher(a, wl):
+    if not a.testbed:
+        return [os.path.join(a.prefix, "bin", "mpiexec"), "-n", "2"]
+    return [TB, "mpiexec", "-n", "2", "env", f"LD_PRELOAD={a.shim}",
+            f"TB_COMPUTE_S={TB_COMPUTE.get(wl[0], 0)}"]
 
 
 def build(a, wl):
@@ -69,19 +105,24 @@ def prepare(a, wl, exe, work):
 
 def tune_one(a, wl):
     work = os.path.join(a.work, "data-" + wl[0])
-    os.makedirs(os.path.join(work, "e10"), exist_ok=True)
+    e10 = a.e10 if a.testbed else os.path.join(work, "e10")
+    os.makedirs(work if a.testbed else e10, exist_ok=True)
     exe = build(a, wl)
     prepare(a, wl, exe, work)
     hints = os.path.join(a.out, f"tune-{wl[0]}.hints")
     runs = os.path.join(a.work, f"runs-{wl[0]}.csv")
     cmd = [os.path.join(a.prefix, "bin", "romio-xt-tune"), "--budget", str(a.budget),
-           "--reps", str(a.reps), "--hints-out", hints, "--csv", runs, "--e10-path",
-           os.path.join(work, "e10"), "--workdir", os.path.join(a.work, "tune-" + wl[0]), "--",
-           os.path.join(a.prefix, "bin", "mpiexec"), "-n", "2", exe]
+           "--reps", str(a.reps), "--hints-out", hints, "--csv", runs, "--e10-path", e10,
+           "--workdir", os.path.join(a.work, "tune-" + wl[0]), "--", *launcher(a, wl), exe]
     if a.try_lowest:
         cmd.insert(1, "--try-lowest")
     cmd += [x.format(work=work) for x in wl[2]]
-    env = dict(os.environ, MPIR_CVAR_NUM_CLIQUES="2")
+    if a.testbed:   # the kernel goes through the testbed's nodes too
+        cmd[1:1] = ["--mpiexec", f"{TB} mpiexec"]
+        env = dict(os.environ, XT_MPIEXEC=os.path.join(a.prefix, "bin", "mpiexec"),
+                   ROMIO_XT_ORTHRUS_SERVERS="3", ROMIO_XT_ORTHRUS_STRIPE_UNIT="64m")
+    else:
+        env = dict(os.environ, MPIR_CVAR_NUM_CLIQUES="2")
     log = os.path.join(a.work, f"tune-{wl[0]}.log")
     with open(log, "w") as f:
         rc = subprocess.run(cmd, env=env, stdout=f, stderr=subprocess.STDOUT).returncode
@@ -108,8 +149,10 @@ def write(a, res):
             for v in ("default", "advised"):
                 for k, t in enumerate(r[v]):
                     w.writerow([r["workload"], r["advice"], r["outcome"], v, k, f"{t:.4f}"])
+    where = (f"2 ranks on 2 nodes of the MooseFS testbed ({a.testbed} profile; compute after "
+             f"each file's close: {TB_COMPUTE})" if a.testbed else "2 ranks, MPIR_CVAR_NUM_CLIQUES=2")
     out = ["# romio-xt-tune on the project's workloads", "",
-           f"2 ranks, MPIR_CVAR_NUM_CLIQUES=2, calibration budget {a.budget:.0f} s, "
+           f"{where}, calibration budget {a.budget:.0f} s, "
            f"{a.reps} runs with the advice and {a.reps} without, interleaved, per workload; job "
            "wall time (mpiexec to exit)." + (" --try-lowest: the lowest estimate is run even "
                                              "when its interval overlaps the default's." if
@@ -141,10 +184,16 @@ def main():
     ap.add_argument("--budget", type=float, default=40)
     ap.add_argument("--only", default="", help="comma list of workload names")
     ap.add_argument("--try-lowest", action="store_true", help="romio-xt-tune --try-lowest")
+    ap.add_argument("--testbed", metavar="PROFILE", default="",
+                    help="run on the started testbed (scripts/testbed.sh start --profile "
+                    "PROFILE): its workloads and sizes, files on its mount")
     a = ap.parse_args()
     os.makedirs(a.out, exist_ok=True)
+    if a.testbed:
+        testbed_setup(a)
     os.makedirs(a.work, exist_ok=True)
-    wls = WORKLOADS + apps(os.path.join(BENCH, "..", "_build", "apps"))
+    wls = (TB_WORKLOADS if a.testbed else WORKLOADS) + \
+        apps(os.path.join(BENCH, "..", "_build", "apps"), bool(a.testbed))
     if a.only:
         wls = [w for w in wls if w[0] in a.only.split(",")]
     res = [r for r in (tune_one(a, wl) for wl in wls) if r]

@@ -191,14 +191,18 @@ assert n == 6 * 8000, n    # 3 x 8000 writes, 3 x 8000 reads
 run bounded-buffer bounded
 
 # romio-xt-tune end to end on a small job: traced run, calibration within the
-# budget, a hints file, then 3 runs with it and 3 without, interleaved
+# budget (its kernel launched by the --mpiexec given: a wrapper that logs),
+# a hints file, then 3 runs with it and 3 without, interleaved
 tune() {
     mkdir -p "$out/job6"
+    printf '#!/bin/sh\necho "$*" >> "%s"\nexec "%s" "$@"\n' "$out/launches" "$mpiexec" \
+        > "$out/launcher" && chmod +x "$out/launcher" && rm -f "$out/launches"
     "$XT_PREFIX/bin/romio-xt-tune" --budget 20 --reps 3 --hints-out "$out/tune.hints" \
-        --workdir "$out/tune" --csv "$out/tune.csv" -- \
+        --workdir "$out/tune" --csv "$out/tune.csv" --mpiexec "$out/launcher" -- \
         "$mpiexec" -n 2 ./t_phases "$out/job6" 32 8192 0 > tune.out 2>&1 || { cat tune.out; return 1; }
-    cat tune.out "$out/tune.hints"
-    ls "$out/tune/trace"/tune-{0,1}.xtt > /dev/null &&
+    cat tune.out "$out/tune.hints" "$out/launches"
+    grep -q '^-n 2 .*xt_phasebench ' "$out/launches" &&
+        ls "$out/tune/trace"/tune-{0,1}.xtt > /dev/null &&
         grep -q '^# ROMIO_HINTS advice from romio-xt-phases' "$out/tune.hints" &&
         [ -s "$out/tune/calibration.json" ] &&
         [ "$(grep -c '^default,' "$out/tune.csv")" -eq 3 ] &&
