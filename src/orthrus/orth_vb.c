@@ -176,6 +176,18 @@ static int round_used(const struct vb_run *r, ADIO_Offset lo, ADIO_Offset hi)
     return 0;
 }
 
+/* the rounds' buffer, kept across calls: a new one per round cost a page
+ * fault per 4 KiB touched (malloc maps large blocks afresh) */
+static char *round_buf(struct orth_vb *vb, size_t n)
+{
+    if (n > vb->rbuf_cap) {
+        VB_FREE(vb->rbuf);
+        vb->rbuf = ADIOI_Malloc(n);
+        vb->rbuf_cap = n;
+    }
+    return vb->rbuf;
+}
+
 static void round_at(struct vb_run *r, int64_t b0, int *err)
 {
     struct orth_vb *vb = r->vb;
@@ -184,7 +196,7 @@ static void round_at(struct vb_run *r, int64_t b0, int *err)
     int64_t blk = vb->myagg >= 0 ? block_of(vb, b0, vb->myagg) : -1;
     sender_counts(r, b0);
     receiver_plan(r, blk);
-    char *rbuf = ADIOI_Malloc((size_t) r->rd[np - 1] + r->rc[np - 1] + 1);
+    char *rbuf = round_buf(vb, (size_t) r->rd[np - 1] + r->rc[np - 1] + 1);
     if (r->c->is_write) {
         MPI_Alltoallv(r->stream, r->sc, r->sd, MPI_BYTE, rbuf, r->rc, r->rd, MPI_BYTE, comm);
         serve_block(r, blk, rbuf, 1, err);
@@ -192,7 +204,6 @@ static void round_at(struct vb_run *r, int64_t b0, int *err)
         serve_block(r, blk, rbuf, 0, err);
         MPI_Alltoallv(rbuf, r->rc, r->rd, MPI_BYTE, r->stream, r->sc, r->sd, MPI_BYTE, comm);
     }
-    ADIOI_Free(rbuf);
 }
 
 /* before the rounds: the ranks' independent writes reach the cache, and a

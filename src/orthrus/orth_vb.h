@@ -66,6 +66,8 @@ struct orth_vb {
     int *aggs;                  /* the aggregators' ranks (fd->hints->ranklist) */
     ADIO_Offset unit;
     int unit_auto;              /* no striping_unit: the first call sizes the blocks */
+    char *rbuf;                 /* the rounds' receive (read: send) buffer, kept */
+    size_t rbuf_cap;
     struct vb_view mine;
     struct vb_view *views;      /* aggregators: every rank's view */
     int nprocs;

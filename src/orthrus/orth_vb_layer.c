@@ -68,6 +68,7 @@ void vb_close(ADIO_File fd, struct orth_state *st, int *err)
     vb_pool_free(vb);
     vb_exchange_free(vb);
     VB_FREE(vb->rg);
+    VB_FREE(vb->rbuf);
     ADIOI_Free(vb);
     st->vb = NULL;
 }
