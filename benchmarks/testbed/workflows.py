@@ -18,6 +18,8 @@ Workloads (--parts, default all but ior):
   matrix, noncontig, btio    the Orthrus kernels (benchmarks/orthrus/)
   disk_first                 matrix with calls spanning every chunk server:
                              two_phase vs disk_first (one aggregator per server)
+  btio_vb, matrix_vb         btio and matrix: two_phase vs view_based writing
+                             through and with write-behind (not in the default)
 
 Every config runs with romio_ds_write=disable unless it sets romio_ds_write
 itself (ds_adaptive, all): MooseFS needs it across nodes (docs/testbed.md).
@@ -75,6 +77,15 @@ DISK_FIRST = [
     {"name": "disk_first", "hints": dict(SITE, **STATS, romio_orthrus_force="disk_first")},
 ]
 
+# view_based forced, writing through and with write-behind, against two_phase
+VIEW_BASED = [
+    DISK_FIRST[0],
+    {"name": "vb_through", "hints": dict(SITE, **STATS, romio_orthrus_force="view_based",
+                                         romio_vb_write_behind="disable")},
+    {"name": "vb_behind", "hints": dict(SITE, **STATS, romio_orthrus_force="view_based",
+                                        romio_vb_write_behind="enable")},
+]
+
 
 # ---- workloads: command, metrics, files ----------------------------------------
 
@@ -127,6 +138,12 @@ def workloads(a, bins):
         "disk_first": {"cmd": lambda wd: [bins["matrix"], wd, str(16 << 20), "8", "3", "0"],
                        "files": [], "compare": "self", "parse": orthrus_metrics,
                        "compute": 0, "configs": DISK_FIRST},
+        "btio_vb": {"cmd": lambda wd: [bins["btio"], wd, "64", "16"], "files": [],
+                    "compare": "self", "parse": orthrus_metrics, "compute": 0,
+                    "configs": VIEW_BASED},
+        "matrix_vb": {"cmd": lambda wd: [bins["matrix"], wd, str(1 << 20), "4", "24"],
+                      "files": [], "compare": "self", "parse": orthrus_metrics,
+                      "compute": 0, "configs": VIEW_BASED},
     }
     if a.ior:
         ior = appsmod.ior_client(a.ior)
@@ -242,7 +259,7 @@ def report(out, limits_csv=None):
     groups = {}
     for r in rows:
         groups.setdefault((r["workload"], r["metric"]), {}).setdefault(r["config"], []).append(r)
-    names = [c["name"] for c in CONFIGS + [E10_NOGATE] + DISK_FIRST]
+    names = [c["name"] for c in CONFIGS + [E10_NOGATE] + DISK_FIRST + VIEW_BASED[1:]]
     table, plot = [], {}
     for (wl, metric), by in groups.items():
         ref = "stock" if "stock" in by else "two_phase"

@@ -227,8 +227,7 @@ def write_md(a, rows, adv):
     out = [
         "# Estimation error of romio-xt-phases",
         "",
-        f"2 ranks, {a.reps} interleaved repetitions per workload and setting; on a shared "
-        "machine identical runs differ by up to ~30%.",
+        f"2 ranks, {a.reps} interleaved repetitions per workload and setting.",
         "Each workload was traced under its default setting; `romio-xt-phases --estimate` "
         "estimated every phase under two other settings from a database calibrated with "
         "`--calibrate --like` on the default traces; the workload was then run under those "

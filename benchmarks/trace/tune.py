@@ -25,13 +25,13 @@ BENCH = os.path.dirname(HERE)
 
 # name, source (under benchmarks/), arguments ({work} = data directory)
 WORKLOADS = [
-    ("matrix", "orthrus/matrix.c", ["{work}", "65536", "4", "20"]),
-    ("noncontig", "orthrus/noncontig.c", ["{work}", "256", "1048576", "16"]),
-    ("btio", "orthrus/btio.c", ["{work}", "32", "8"]),
+    ("matrix", "orthrus/matrix.c", ["{work}", "262144", "4", "40"]),
+    ("noncontig", "orthrus/noncontig.c", ["{work}", "256", "4194304", "24"]),
+    ("btio", "orthrus/btio.c", ["{work}", "48", "24"]),
     ("xt_bench-vec", "workloads/xt_bench.c",
-     ["--dir", "{work}", "--phases", "vec", "--vec-mib", "8", "--chunk-kib", "256"]),
+     ["--dir", "{work}", "--phases", "vec", "--vec-mib", "64", "--chunk-kib", "256"]),
     ("xt_bench-contig", "workloads/xt_bench.c",
-     ["--dir", "{work}", "--phases", "contig", "--contig-mib", "16", "--chunk-kib", "64"]),
+     ["--dir", "{work}", "--phases", "contig", "--contig-mib", "128", "--chunk-kib", "64"]),
     ("root-reader", "prefetch/pf_root.c",
      ["--data", "{work}", "--bytes", "33554432", "--compute-us", "200", "--mode", "tune"]),
 ]
@@ -53,7 +53,7 @@ def apps(build, testbed=False):
     """FLASH-IO and coll_perf as built by `make apps`, when there (on the
     testbed also with compute after each file, as workflows.py runs them)"""
     out = []
-    flash = os.path.join(build, "bin", "flash_io_16" if testbed else "flash_io_8")
+    flash = os.path.join(build, "bin", "flash_io_16")
     coll = os.path.join(build, "bin", "coll_perf")
     for suffix in ("", "-compute") if testbed else ("",):
         if os.access(flash, os.X_OK):
