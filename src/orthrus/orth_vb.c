@@ -3,8 +3,10 @@
  * file hull and whether writes bypassed the cache); then, round by round,
  * each aggregator serves one of its domain blocks: ranks and aggregator both
  * map the block's bounds through the rank's view, so the counts of the
- * all-to-all are known on both sides without any exchange, and the bytes
- * arrive in file order.  The aggregator keeps the block in its cache; with
+ * all-to-all are known on both sides without any exchange; the aggregator
+ * describes each rank's pieces in the block as one datatype, so the bytes go
+ * straight between the rank's stream and the block.  The aggregator keeps
+ * the block in its cache; with
  * write-behind written blocks stay dirty there (and each rank logs its own
  * data, orth_vb_log.c), else they go to the file before the call returns. */
 #include "orth_vb.h"
@@ -19,26 +21,25 @@ struct vb_run {
     struct orth_vb *vb;
     int64_t *iv;                /* I_N per rank */
     char *stream;               /* this rank's data, packed, in view order */
-    int *sc, *sd, *rc, *rd;
-    /* the aggregator's pieces in a round: offset in block, length, position
-     * in the receive buffer */
+    int *sc, *sd;               /* this rank's part of the stream per rank */
+    /* the aggregator's pieces in a round: offset in the block, length */
     ADIO_Offset *pc;
     int npc, cpc;
-    ADIO_Offset rpos;           /* receive position of the piece stream's start */
+    int *pstart;                /* pieces of rank p: pc entries pstart[p] .. pstart[p + 1] */
 };
 
 static void add_piece(void *arg, ADIO_Offset off, ADIO_Offset len, ADIO_Offset spos)
 {
     struct vb_run *r = arg;
+    (void) spos;                /* the pieces come in stream order */
     if (r->npc == r->cpc) {
         r->cpc = r->cpc ? 2 * r->cpc : 64;
-        r->pc = r->pc ? ADIOI_Realloc(r->pc, 3 * (size_t) r->cpc * sizeof(ADIO_Offset))
-            : ADIOI_Malloc(3 * (size_t) r->cpc * sizeof(ADIO_Offset));
+        r->pc = r->pc ? ADIOI_Realloc(r->pc, 2 * (size_t) r->cpc * sizeof(ADIO_Offset))
+            : ADIOI_Malloc(2 * (size_t) r->cpc * sizeof(ADIO_Offset));
     }
-    ADIO_Offset *p = r->pc + 3 * r->npc++;
+    ADIO_Offset *p = r->pc + 2 * r->npc++;
     p[0] = off;
     p[1] = len;
-    p[2] = r->rpos + spos;
 }
 
 /* [s0, s1) of this rank, its file hull, and the same of every rank */
@@ -89,26 +90,23 @@ static void sender_counts(struct vb_run *r, int64_t b0)
     }
 }
 
-/* the aggregator's counts and pieces for block blk */
+/* the aggregator's pieces of block blk, rank by rank */
 static void receiver_plan(struct vb_run *r, int64_t blk)
 {
     struct orth_vb *vb = r->vb;
-    ADIO_Offset lo = blk * vb->unit, x, at = 0;
+    ADIO_Offset lo = blk * vb->unit, x;
     r->npc = 0;
     for (int p = 0; p < vb->nprocs; p++) {
         const int64_t *iv = r->iv + I_N * p;
         ADIO_Offset n = vb->myagg < 0 || iv[I_S1] <= iv[I_S0] ? 0
             : segment(&vb->views[p], iv, lo, lo + vb->unit, &x);
-        r->rc[p] = (int) n;
-        r->rd[p] = (int) at;
-        if (n) {
-            r->rpos = at - x;
+        r->pstart[p] = r->npc;
+        if (n)
             vb_pieces(&vb->views[p], x, x + n, add_piece, r);
-        }
-        at += n;
     }
+    r->pstart[vb->nprocs] = r->npc;
     for (int i = 0; i < r->npc; i++)
-        r->pc[3 * i] -= lo;
+        r->pc[2 * i] -= lo;
 }
 
 /* a read of block b's pieces: served from the cache, or the hull (the whole
@@ -119,7 +117,7 @@ static void fill_block(struct vb_run *r, struct vb_block *b, int *err)
     ADIO_Offset lo = r->vb->unit, hi = 0;
     int hit = 1;
     for (int i = 0; i < r->npc; i++) {
-        ADIO_Offset *p = r->pc + 3 * i;
+        ADIO_Offset *p = r->pc + 2 * i;
         hit &= vb_ivl_covers(&b->valid, p[0], p[0] + p[1]);
         lo = p[0] < lo ? p[0] : lo;
         hi = p[0] + p[1] > hi ? p[0] + p[1] : hi;
@@ -142,28 +140,53 @@ static void fill_block(struct vb_run *r, struct vb_block *b, int *err)
         vb_ivl_add(&b->valid, pair, 1);
 }
 
-/* the aggregator's side of a round, between the receive buffer and its block */
-static void serve_block(struct vb_run *r, int64_t blk, char *rbuf, int is_write, int *err)
+/* the aggregator's block of this round (a read's pieces filled), or NULL */
+static struct vb_block *round_block(struct vb_run *r, int64_t blk, int *err)
 {
-    if (r->npc == 0 || *err != MPI_SUCCESS)
-        return;
+    if (r->npc == 0)
+        return NULL;
     struct vb_block *b = vb_block_get(r->c->fd, r->vb, blk, 1, err);
-    if (!is_write)
+    if (!r->c->is_write)
         fill_block(r, b, err);
+    return b;
+}
+
+/* rank p's pieces in the block as one datatype (count 1), so the exchange
+ * moves them straight between the block and the rank's stream: no copy
+ * through a round buffer (two_phase's derived-datatype exchange does the
+ * same) */
+static void piece_types(struct vb_run *r, MPI_Datatype *t, int *cnt)
+{
+    for (int p = 0; p < r->vb->nprocs; p++) {
+        int n = r->pstart[p + 1] - r->pstart[p];
+        t[p] = MPI_BYTE;
+        cnt[p] = n ? 1 : 0;
+        if (!n)
+            continue;
+        int *len = ADIOI_Malloc((size_t) n * sizeof(int));
+        MPI_Aint *off = ADIOI_Malloc((size_t) n * sizeof(MPI_Aint));
+        for (int i = 0; i < n; i++) {
+            const ADIO_Offset *q = r->pc + 2 * (r->pstart[p] + i);
+            off[i] = (MPI_Aint) q[0];
+            len[i] = (int) q[1];
+        }
+        MPI_Type_create_hindexed(n, len, off, MPI_BYTE, &t[p]);
+        MPI_Type_commit(&t[p]);
+        ADIOI_Free(len);
+        ADIOI_Free(off);
+    }
+}
+
+/* a write's pieces are in the block: valid and dirty */
+static void mark_written(struct vb_run *r, struct vb_block *b)
+{
     ADIO_Offset *pairs = ADIOI_Malloc(2 * (size_t) r->npc * sizeof(ADIO_Offset));
     for (int i = 0; i < r->npc; i++) {
-        ADIO_Offset *p = r->pc + 3 * i;
-        if (is_write)
-            memcpy(b->buf + p[0], rbuf + p[2], p[1]);
-        else
-            memcpy(rbuf + p[2], b->buf + p[0], p[1]);
-        pairs[2 * i] = p[0];
-        pairs[2 * i + 1] = p[0] + p[1];
+        pairs[2 * i] = r->pc[2 * i];
+        pairs[2 * i + 1] = r->pc[2 * i] + r->pc[2 * i + 1];
     }
-    if (is_write) {
-        vb_ivl_add(&b->valid, pairs, r->npc);
-        vb_ivl_add(&b->dirty, pairs, r->npc);
-    }
+    vb_ivl_add(&b->valid, pairs, r->npc);
+    vb_ivl_add(&b->dirty, pairs, r->npc);
     ADIOI_Free(pairs);
 }
 
@@ -176,18 +199,6 @@ static int round_used(const struct vb_run *r, ADIO_Offset lo, ADIO_Offset hi)
     return 0;
 }
 
-/* the rounds' buffer, kept across calls: a new one per round cost a page
- * fault per 4 KiB touched (malloc maps large blocks afresh) */
-static char *round_buf(struct orth_vb *vb, size_t n)
-{
-    if (n > vb->rbuf_cap) {
-        VB_FREE(vb->rbuf);
-        vb->rbuf = ADIOI_Malloc(n);
-        vb->rbuf_cap = n;
-    }
-    return vb->rbuf;
-}
-
 static void round_at(struct vb_run *r, int64_t b0, int *err)
 {
     struct orth_vb *vb = r->vb;
@@ -196,14 +207,24 @@ static void round_at(struct vb_run *r, int64_t b0, int *err)
     int64_t blk = vb->myagg >= 0 ? block_of(vb, b0, vb->myagg) : -1;
     sender_counts(r, b0);
     receiver_plan(r, blk);
-    char *rbuf = round_buf(vb, (size_t) r->rd[np - 1] + r->rc[np - 1] + 1);
+    struct vb_block *b = round_block(r, blk, err);
+    MPI_Datatype *bt = ADIOI_Malloc(2 * (size_t) np * sizeof(MPI_Datatype)), *by = bt + np;
+    int *cnt = ADIOI_Calloc(2 * (size_t) np, sizeof(int)), *zero = cnt + np;
+    piece_types(r, bt, cnt);
+    for (int p = 0; p < np; p++)
+        by[p] = MPI_BYTE;
+    char *blkbuf = b ? b->buf : NULL;
     if (r->c->is_write) {
-        MPI_Alltoallv(r->stream, r->sc, r->sd, MPI_BYTE, rbuf, r->rc, r->rd, MPI_BYTE, comm);
-        serve_block(r, blk, rbuf, 1, err);
-    } else {
-        serve_block(r, blk, rbuf, 0, err);
-        MPI_Alltoallv(rbuf, r->rc, r->rd, MPI_BYTE, r->stream, r->sc, r->sd, MPI_BYTE, comm);
-    }
+        MPI_Alltoallw(r->stream, r->sc, r->sd, by, blkbuf, cnt, zero, bt, comm);
+        if (b)
+            mark_written(r, b);
+    } else
+        MPI_Alltoallw(blkbuf, cnt, zero, bt, r->stream, r->sc, r->sd, by, comm);
+    for (int p = 0; p < np; p++)
+        if (cnt[p])
+            MPI_Type_free(&bt[p]);
+    ADIOI_Free(bt);
+    ADIOI_Free(cnt);
 }
 
 /* before the rounds: the ranks' independent writes reach the cache, and a
@@ -301,10 +322,9 @@ void orth_view_based(struct orth_call *c, int *err)
     }
     struct vb_run r = {.c = c,.vb = vb };
     int np = vb->nprocs, nb = (int) c->bytes, pos = 0;
-    r.sc = ADIOI_Calloc(4 * (size_t) np, sizeof(int));
+    r.sc = ADIOI_Calloc(3 * (size_t) np + 1, sizeof(int));
     r.sd = r.sc + np;
-    r.rc = r.sd + np;
-    r.rd = r.rc + np;
+    r.pstart = r.sd + np;
     vb->in_call = 1;
     intervals(&r);
     if (!interleaved(&r)) {

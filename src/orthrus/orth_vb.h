@@ -48,7 +48,7 @@ enum { VB_F_CALL_END, VB_F_POOL_FULL, VB_F_SYNC, VB_F_CLOSE, VB_F_SET_VIEW, VB_F
 /* counters of orth_layer (summed over ranks in stats) */
 enum { VB_C_HITS, VB_C_MISSES, VB_C_BYTES_FLUSHED, VB_C_FLUSH0,
     VB_C_VIEW_BYTES = VB_C_FLUSH0 + VB_F_N, VB_C_VIEW_EXCHANGES, VB_C_FALLBACKS,
-    VB_C_PREFETCHED, VB_C_DROPS, VB_NCOUNTERS
+    VB_C_PREFETCHED, VB_C_DROPS, VB_C_POOL_GROWN, VB_NCOUNTERS
 };
 extern const char *const vb_counter_names[];
 
@@ -66,13 +66,14 @@ struct orth_vb {
     int *aggs;                  /* the aggregators' ranks (fd->hints->ranklist) */
     ADIO_Offset unit;
     int unit_auto;              /* no striping_unit: the first call sizes the blocks */
-    char *rbuf;                 /* the rounds' receive (read: send) buffer, kept */
-    size_t rbuf_cap;
     struct vb_view mine;
     struct vb_view *views;      /* aggregators: every rank's view */
     int nprocs;
     struct vb_block *pool;
     int cap;
+    int active;                 /* slots in use: grows when an evicted block comes back */
+    int64_t *ghost;             /* the last cap evicted block numbers (a ring) */
+    int ghost_at;
     uint64_t clock;
     int64_t foreign;            /* writes by other layers since the last call */
     ADIO_Offset *rg;            /* file ranges (lo, hi) of this rank's independent writes */

@@ -17,7 +17,7 @@ const char *const vb_counter_names[] = {
     "vb_flushes_pool_full", "vb_flushes_sync", "vb_flushes_close", "vb_flushes_set_view",
     "vb_flushes_read_miss", "vb_flushes_other_call", "vb_flushes_log_full",
     "vb_view_bytes_sent", "vb_view_exchanges", "vb_view_fallbacks",
-    "vb_prefetched_bytes", "vb_cache_drops",
+    "vb_prefetched_bytes", "vb_cache_drops", "vb_pool_grown",
 };
 _Static_assert(sizeof(vb_counter_names) / sizeof(vb_counter_names[0]) == VB_NCOUNTERS,
                "one name per view_based counter");
@@ -68,7 +68,6 @@ void vb_close(ADIO_File fd, struct orth_state *st, int *err)
     vb_pool_free(vb);
     vb_exchange_free(vb);
     VB_FREE(vb->rg);
-    VB_FREE(vb->rbuf);
     ADIOI_Free(vb);
     st->vb = NULL;
 }

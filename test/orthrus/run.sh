@@ -501,6 +501,9 @@ assert o['vb_flushes_read_miss'] + o['vb_flushes_sync'] + o['vb_flushes_close'] 
     vb_run vb-pool "romio_orthrus_force view_based" "cb_buffer_size 64" \
         "romio_vb_cache_size 64" &&
     vb_json vb-pool "assert o['vb_flushes_pool_full'] > 0, o" &&
+    vb_run vb-grow "romio_orthrus_force view_based" "cb_buffer_size 64" \
+        "romio_vb_cache_size 4096" &&
+    vb_json vb-grow "assert o['vb_pool_grown'] > 0 and o['vb_cache_hits'] > 0, o" &&
     vb_run vb-lazy "romio_orthrus_force view_based" "romio_vb_lazy enable" \
         "romio_vb_prefetch enable" "cb_buffer_size 4096" &&
     vb_json vb-lazy "assert o['vb_prefetched_bytes'] > 0 and o['vb_view_exchanges'] == 3, o" &&
