@@ -60,16 +60,12 @@ WORKLOADS = [
 
 
 def apps(build):
-    """FLASH-IO and coll_perf as built by `make apps` (absolute paths), when there"""
-    out = []
-    flash = os.path.join(build, "bin", "flash_io_16")
-    coll = os.path.join(build, "bin", "coll_perf")
-    if os.access(flash, os.X_OK):
-        out.append(("flash-io", flash, ["{work}/flash_"], ["cb_nodes=1", "orthrus=core_first"]))
-    if os.access(coll, os.X_OK):
-        out.append(("coll_perf", coll, ["-fname", "{work}/coll_perf.dat"],
-                    ["cb_nodes=1", "orthrus=core_first"]))
-    return out
+    """FLASH-IO and coll_perf as built by `make apps` (tune.py's), with the
+    two other settings"""
+    from tune import apps as tune_apps
+    return [(*wl, ["cb_nodes=1", "orthrus=core_first"]) for wl in tune_apps(build)]
+
+
 MODES = ("absolute", "gaps", "relative")
 
 

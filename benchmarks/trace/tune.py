@@ -45,8 +45,8 @@ TB_WORKLOADS = [
     ("btio", "orthrus/btio.c", ["{work}", "64", "16"]),
 ]
 TB_COMPUTE = {"flash-io-compute": 4.0, "coll_perf-compute": 3.0}
-STATE = os.environ.get("XT_TESTBED_DIR", "/tmp/romio-xt-testbed")
-TB = os.path.abspath(os.path.join(BENCH, "..", "scripts", "testbed.sh"))
+sys.path.insert(0, os.path.join(BENCH, "testbed"))
+from workflows import E10, STATE, TB, node_sh  # noqa: E402  (the testbed's own helpers)
 
 
 def apps(build, testbed=False):
@@ -67,11 +67,8 @@ def testbed_setup(a):
     """the work directory on the mount, the node-local E10 tier on each node,
     the compute shim; the job's launcher"""
     a.work = os.path.join(STATE, "mnt", "xt-tune")
-    a.e10 = os.path.join(STATE, "local", "e10")
-    with open(os.path.join(STATE, "config")) as f:
-        nodes = int(f.read().split(" nodes=")[1].split()[0])
-    for k in range(1, nodes + 1):
-        subprocess.run([TB, "node", str(k), "sh", "-c", f"mkdir -p {a.e10}"], check=True)
+    a.e10 = E10
+    node_sh(f"mkdir -p {E10}")
     a.shim = os.path.join(a.work, "libtbphase.so")
     os.makedirs(a.work, exist_ok=True)
     subprocess.run([os.path.join(a.prefix, "bin", "mpicc"), "-O2", "-shared", "-fPIC", "-o",
