@@ -361,6 +361,7 @@ static void report_entry(const struct orth_state *st, const struct orth_entry *e
     xt_json_int(j, "examinations", e->exams);
     xt_json_int(j, "reexaminations", e->reexams);
     xt_json_int(j, "from_table", e->adopted);
+    xt_json_int(j, "decided_by_view", e->decided);
     xt_json_num(j, "examination_seconds", e->exam_time);
     xt_json_str(j, "winner", e->winner >= 0 ? orth_cands[st->rotation[e->winner]].name : "");
     xt_json_str(j, "phase", e->phase == ORTH_CHOSEN ? "chosen" : "examining");
@@ -419,6 +420,7 @@ void orth_report(ADIO_File fd, void *state, struct xt_json *j)
     xt_json_num(j, "trial_seconds_lost", st->sel.spent);
     xt_json_num(j, "trial_cost", st->sel.trial_cost);
     xt_json_int(j, "skipped_trials", st->sel.skipped);
+    xt_json_int(j, "decided_by_view", st->sel.decided);
     xt_json_int(j, "cut_trials", st->sel.cut);
     xt_json_int(j, "packed_pieces", st->packed_pieces);
     xt_json_open(j, "runs", '{');

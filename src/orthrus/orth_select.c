@@ -357,6 +357,13 @@ void orth_sel_adopt(struct orth_sel *s, const struct orth_sig *sig, int w, const
     }
 }
 
+void orth_sel_decide(struct orth_sel *s, struct orth_entry *e, int w)
+{
+    chosen(e, w);
+    e->decided = 1;
+    s->decided++;
+}
+
 static void start_probation(struct orth_entry *e)
 {
     e->probation = ORTH_PROBATION;

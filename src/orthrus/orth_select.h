@@ -58,6 +58,7 @@ struct orth_entry {
     int64_t calls, exams, reexams;
     int64_t chosen_at;          /* calls when the last examination ended (0: none yet) */
     int adopted;                /* the winner came from a saved table */
+    int decided;                /* the view chose the winner: no examination (orth_sel_decide) */
     double why[3];              /* last re-examination: window, winner's average, runner-up */
     double exam_time;           /* seconds spent in examinations */
     /* a read pattern's new winner other than home runs a probation of
@@ -95,6 +96,7 @@ struct orth_sel {
     double spent;               /* seconds the trials took beyond home's rate (< 0: gained) */
     double trial_cost;          /* a trial's estimate in home calls: 2, or the slowest trial's */
     int64_t skipped;            /* trials left out on the view's prediction (orth_sel_skip) */
+    int64_t decided;            /* new patterns whose winner the view chose (orth_sel_decide) */
     int64_t deferred;           /* calls run by home while a trial was not affordable
                                  * or waited for home's reads (orth_sel_io_bound) */
     int64_t io_waits;           /* of those, calls whose trial waited for home's reads */
@@ -156,6 +158,11 @@ int orth_sel_ride(const struct orth_sel *s, const struct orth_entry *e);
 /* a call of e that another pattern's run ran before its signature was
  * known: counted, not timed */
 void orth_sel_stray(struct orth_sel *s, struct orth_entry *e);
+/* the view chose candidate w for e's new pattern: w's calls do what
+ * home's would, with less work, so trials of the two could only measure
+ * noise; w wins without an examination and is never re-examined (no other
+ * candidate has a rate to fall below) */
+void orth_sel_decide(struct orth_sel *s, struct orth_entry *e, int w);
 /* candidate c is left out of e's examination (predicted, from the view, to
  * lose by more than the drop rule); when it was next, the examination moves
  * on.  Returns 1 when that ended the examination. */

@@ -1356,6 +1356,29 @@ START_TEST(free_winner_runs_quietly)
 }
 END_TEST
 
+/* a pattern the view decides runs its winner from the first call, in
+ * quiet runs, and stays with it even when home would have been faster
+ * (no examination: home's rate is never measured) */
+START_TEST(decided_pattern_never_examines)
+{
+    struct orth_sel s;
+    struct orth_sig sig = sig_of(1 << 20);
+    double t[3] = { 0.1, 0.3, 0.2 };
+    orth_sel_init(&s, 3, 3, 0.15);
+    orth_sel_budget(&s, 0.05, 0);
+    orth_sel_free(&s, 2);
+    orth_sel_decide(&s, orth_sel_entry(&s, &sig), 2);
+    for (int i = 0; i < 100; i++)
+        ck_assert_int_eq(call(&s, &sig, t, NULL), 2);
+    struct orth_entry *e = orth_sel_entry(&s, &sig);
+    ck_assert_int_eq(e->winner, 2);
+    ck_assert_int_eq(e->exams + e->reexams, 0);
+    ck_assert_int_eq(e->decided, 1);
+    ck_assert_int_eq(s.decided, 1);
+    ck_assert(orth_sel_quiet(&s, e, 16) > 0);
+}
+END_TEST
+
 /* winners remembered at one file's close are adopted by the next file of
  * the same rotation, not by a file with another rotation, and never evict
  * the file's own patterns */
@@ -1538,6 +1561,7 @@ Suite *orth_suite(void)
     tcase_add_test(tc, forecast_read_skips_the_io_wait);
     tcase_add_test(tc, wrong_forecast_costs_one_trial);
     tcase_add_test(tc, free_winner_runs_quietly);
+    tcase_add_test(tc, decided_pattern_never_examines);
     tcase_add_test(tc, memo_carries_winners_across_files);
     tcase_add_test(tc, pathological_trial_is_cut_after_a_piece);
     tcase_add_test(tc, wrong_forecast_is_cut_after_a_piece);
