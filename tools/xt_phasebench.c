@@ -1,5 +1,5 @@
 /* romio-xt-phases --calibrate: I/O phases of one kind, timed under settings.
- *   xt_phasebench PATH contiguous|strided shared|fpp write|read COLL BYTES SIZES SETTINGS [PIECES]
+ *   xt_phasebench PATH contiguous|strided shared|fpp write|read COLL BYTES SIZES SETTINGS [PIECES [warm]]
  * For each request size in SIZES (comma list) and each setting (a line
  * "name<TAB>key value;key value..." of the file SETTINGS, given as MPI_Info
  * hints at open), each rank moves BYTES in calls of that size (collective when
@@ -8,7 +8,8 @@
  * block apart (ranks interleaved in a shared file, holes in a file per
  * process).  Reads first write the data (untimed)
  * and drop it from the page cache (POSIX_FADV_DONTNEED), as the project's
- * benchmarks read cold.  Prints per run, on rank 0:
+ * benchmarks read cold; with "warm" they keep it there, as a job that reads
+ * back what it has just written (coll_perf).  Prints per run, on rank 0:
  *   RESULT <setting> <size> <calls> <seconds>
  * seconds: the slowest rank, from a barrier to its last call's return. */
 #define _GNU_SOURCE
@@ -20,7 +21,7 @@
 #include <unistd.h>
 
 struct kind {
-    int strided, shared, is_write, coll, rank, nprocs, pieces;
+    int strided, shared, is_write, coll, rank, nprocs, pieces, warm;
     const char *base;
 };
 
@@ -97,7 +98,7 @@ static double run(const struct kind *k, MPI_Info info, char *buf, int rb, int n)
         calls(fh, 1, 0, buf, rb, n);
         check(MPI_File_close(&fh), "close");
         MPI_Barrier(MPI_COMM_WORLD);
-        if (k->rank == 0 || !k->shared)
+        if ((k->rank == 0 || !k->shared) && !k->warm)
             evict(path);
     }
     fh = open_view(k, path, info, rb, n);
@@ -132,10 +133,10 @@ int main(int argc, char **argv)
     MPI_Init(&argc, &argv);
     MPI_Comm_rank(MPI_COMM_WORLD, &k.rank);
     MPI_Comm_size(MPI_COMM_WORLD, &k.nprocs);
-    if (argc != 9 && argc != 10) {
+    if (argc < 9 || argc > 11) {
         if (k.rank == 0)
             fprintf(stderr, "usage: xt_phasebench PATH contiguous|strided shared|fpp "
-                    "write|read COLL BYTES SIZES SETTINGS [PIECES]\n");
+                    "write|read COLL BYTES SIZES SETTINGS [PIECES [warm]]\n");
         MPI_Abort(MPI_COMM_WORLD, 2);
     }
     k.base = argv[1];
@@ -144,6 +145,7 @@ int main(int argc, char **argv)
     k.is_write = strcmp(argv[4], "write") == 0;
     k.coll = atoi(argv[5]);
     k.pieces = argc > 9 ? atoi(argv[9]) : 1;
+    k.warm = argc > 10 && strcmp(argv[10], "warm") == 0;
     long long bytes = atoll(argv[6]);
     FILE *sf = fopen(argv[8], "r");
     if (!sf) {

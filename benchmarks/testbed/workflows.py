@@ -16,6 +16,9 @@ Workloads (--parts, default all but ior):
   root                       the ROOT-like reader (benchmarks/prefetch/pf_root.c),
                              compute per read = stock's read time per read
   matrix, noncontig, btio    the Orthrus kernels (benchmarks/orthrus/)
+  contig                     IOR-like collective calls (benchmarks/orthrus/contig.c,
+                             1 MiB per call, 128 calls per rank), also with
+                             romio_cb_write/read=disable
   disk_first                 matrix with calls spanning every chunk server:
                              two_phase vs disk_first (one aggregator per server)
   btio_vb, matrix_vb         btio and matrix: two_phase vs view_based writing
@@ -77,6 +80,11 @@ DISK_FIRST = [
     {"name": "disk_first", "hints": dict(SITE, **STATS, romio_orthrus_force="disk_first")},
 ]
 
+# IOR-like collective calls: every config, and ROMIO's independent path
+# forced (romio_cb_write/read=disable), the best stock setting there
+CB_DISABLE = {"name": "cb_disable", "hints": dict(SITE, romio_cb_write="disable",
+                                                  romio_cb_read="disable")}
+
 # view_based forced, writing through and with write-behind, against two_phase
 VIEW_BASED = [
     DISK_FIRST[0],
@@ -131,6 +139,10 @@ def workloads(a, bins):
         "noncontig": {"cmd": lambda wd: [bins["noncontig"], wd, "256", str(4 << 20), "24"],
                       "files": [], "compare": "self", "parse": orthrus_metrics,
                       "compute": 0},
+        # IOR -a MPIIO -c -t 1m -b 64m -s 2: 128 collective 1 MiB calls per rank
+        "contig": {"cmd": lambda wd: [bins["contig"], wd, str(1 << 20), str(64 << 20), "2"],
+                   "files": [], "compare": "self", "parse": orthrus_metrics,
+                   "compute": 0, "configs": CONFIGS + [CB_DISABLE]},
         "btio": {"cmd": lambda wd: [bins["btio"], wd, "64", "16"], "files": [],
                  "compare": "self", "parse": orthrus_metrics, "compute": 0},
         # 2 ranks x 8 blocks of 16 MiB = 256 MiB per call: every call spans
@@ -259,7 +271,7 @@ def report(out, limits_csv=None):
     groups = {}
     for r in rows:
         groups.setdefault((r["workload"], r["metric"]), {}).setdefault(r["config"], []).append(r)
-    names = [c["name"] for c in CONFIGS + [E10_NOGATE] + DISK_FIRST + VIEW_BASED[1:]]
+    names = [c["name"] for c in CONFIGS + [E10_NOGATE, CB_DISABLE] + DISK_FIRST + VIEW_BASED[1:]]
     table, plot = [], {}
     for (wl, metric), by in groups.items():
         ref = "stock" if "stock" in by else "two_phase"
@@ -319,7 +331,7 @@ def main():
     p.add_argument("--ranks", type=int, default=2)
     p.add_argument("--timeout", type=int, default=300)
     p.add_argument("--parts", default="flash,flash_compute,coll_perf,coll_perf_compute,root,"
-                   "matrix,noncontig,btio,disk_first")
+                   "matrix,noncontig,contig,btio,disk_first")
     p.add_argument("--ior", default="")
     p.add_argument("--configs", help="comma list of config names (the reference always runs)")
     p.add_argument("--flash-compute", type=float, default=4.0, help="seconds per close")
@@ -341,7 +353,8 @@ def main():
     bench = os.path.dirname(here)
     a.bins = {}
     for n, src in (("pf_root", "prefetch/pf_root.c"), ("matrix", "orthrus/matrix.c"),
-                   ("noncontig", "orthrus/noncontig.c"), ("btio", "orthrus/btio.c")):
+                   ("noncontig", "orthrus/noncontig.c"), ("contig", "orthrus/contig.c"),
+                   ("btio", "orthrus/btio.c")):
         a.bins[n] = os.path.join(bdir, n)
         xtbench.mpicc(a.prefix, os.path.join(bench, src), a.bins[n])
     a.shim = os.path.join(bdir, "libtbphase.so")

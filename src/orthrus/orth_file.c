@@ -376,6 +376,8 @@ static void report_entry(const struct orth_state *st, const struct orth_entry *e
     }
     if (!e->sig.is_write && e->io_share >= 0)    /* reads' share of home's time, last taken */
         xt_json_num(j, "home_read_share", e->io_share);
+    if (!e->sig.is_write && e->first_io >= 0)    /* ... in home's first call */
+        xt_json_num(j, "home_first_read_share", e->first_io);
     if (e->reverts) {           /* read winners that lost their probation to two_phase */
         xt_json_int(j, "probation_reverts", e->reverts);
         xt_json_open(j, "last_revert", '{');

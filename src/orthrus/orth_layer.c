@@ -230,29 +230,27 @@ static int forecast_fast(ADIO_File fd, struct orth_state *st, const struct orth_
         one_per_node(fd, st);
 }
 
-/* a write where each process accesses one range, while stock's collective
- * routine decides by itself (romio_cb_write automatic): stock writes such a
- * call independently, after gathering every process's range (two
- * MPI_Allgather in every call); the independent candidate is that path
- * without the gathers.  Examining the two measures noise: IOR-like calls on
- * /dev/shm, 2 ranks, two_phase kept 9 of 10 examinations and enable ran at
- * 0.70-0.77x romio_cb_write=disable (docs/results/orthrus/short-jobs.md) */
-static int stock_writes_independently(ADIO_File fd, const struct orth_state *st,
-                                      const struct orth_sig *sig)
+/* a call where each process accesses one range, while stock's collective
+ * routine decides by itself (romio_cb_write/romio_cb_read automatic): stock
+ * runs such a call independently, after gathering every process's range
+ * (two MPI_Allgather in every call); the independent candidate is that path
+ * without the gathers.  Examining the two measures noise: IOR-like writes on
+ * /dev/shm, 2 ranks, two_phase kept most calls in 8 of 10 runs and enable
+ * ran at 0.70-0.77x romio_cb_write=disable; IOR-like reads on the testbed's
+ * hdd profile wait for home's I/O-bound reads and never tried independent,
+ * which reads 1.22x stock there (docs/results/orthrus/short-jobs.md,
+ * docs/testbed.md) */
+static int stock_runs_independently(ADIO_File fd, const struct orth_state *st,
+                                    const struct orth_sig *sig)
 {
-    return sig->is_write && fd->hints->cb_write == ADIOI_HINT_AUTO && one_range(sig) &&
-        st->sel.budget > 0 && st->sel.free >= 0 &&
-        st->rotation[st->sel.home] == ORTH_two_phase;
+    int cb = sig->is_write ? fd->hints->cb_write : fd->hints->cb_read;
+    return cb == ADIOI_HINT_AUTO && one_range(sig) && st->sel.budget > 0 &&
+        st->sel.free >= 0 && st->rotation[st->sel.home] == ORTH_two_phase;
 }
 
-/* a new pattern's forecasts (orth_sel_forecast), or its winner when the
- * view decides it (orth_sel_decide) */
+/* a new pattern's forecasts (orth_sel_forecast) */
 static void forecast(ADIO_File fd, struct orth_state *st, struct orth_entry *e)
 {
-    if (stock_writes_independently(fd, st, &e->sig)) {
-        orth_sel_decide(&st->sel, e, st->sel.free);
-        return;
-    }
     for (int r = 0; r < st->sel.ncand; r++)
         if (r != st->sel.home && forecast_fast(fd, st, &e->sig, st->rotation[r]))
             orth_sel_forecast(&st->sel, e, r);
@@ -271,7 +269,12 @@ static int choose(ADIO_File fd, struct orth_state *st, const struct orth_sig *si
     if (orth_unexamined(st, sig))
         return -1;
     *e = orth_sel_entry(&st->sel, sig);
-    if ((*e)->calls == 0 && !(*e)->exams && !(*e)->adopted)
+    /* the view decides a pattern's winner at its first call in the file,
+     * also over one adopted from the job's memory or a saved table (a read
+     * winner from there would first run home's calls, on probation) */
+    if ((*e)->calls == 0 && !(*e)->decided && stock_runs_independently(fd, st, sig))
+        orth_sel_decide(&st->sel, *e, st->sel.free);
+    else if ((*e)->calls == 0 && !(*e)->exams && !(*e)->adopted)
         forecast(fd, st, *e);
     /* also while home runs the call (the trial waits for the budget or for
      * home's reads): a forecast candidate behind a predicted loser must not

@@ -13,6 +13,12 @@
 /* the share of home's time in file reads, over its calls of a read pattern,
  * is taken every this many calls (orth_select.c, orth_sel_io_bound) */
 #define ORTH_IO_CALLS 8
+/* home's first call of a read pattern spent at least this share in file
+ * reads (or the read I/O-bound bound, when higher): the storage is slower
+ * than the node, and forecast read trials wait as the others do.  Measured
+ * in two_phase's first Matrix, BTIO-like and Noncontig reads: 0.89-0.93 on
+ * the testbed's hdd profile, 0.38-0.52 on /dev/shm */
+#define ORTH_FIRST_IO 0.75
 
 /* a collective call's access pattern, from allreduced values */
 struct orth_sig {
@@ -76,6 +82,8 @@ struct orth_entry {
      * share was last taken, and that share (-1: not yet) */
     double io_read, io_time, io_share;
     int io_n;
+    double first_io;            /* home's first call's share in file reads (-1: not yet):
+                                 * at ORTH_FIRST_IO or more, forecast trials wait too */
     uint64_t last_use;
 };
 

@@ -349,11 +349,10 @@ run budget-short-run-stock budget_case
 
 # short jobs (docs/orthrus.md): IOR-like contiguous collective calls, two
 # files written and read in one job.  Each process accesses one range per
-# call: the writes are decided by the view (independent from the first call,
-# two_phase never runs them), the reads forecast independent, the
-# aggregating candidates are skipped, and the winners' calls run in quiet
-# runs; the second file starts its write pattern with the remembered winner
-# (no examination); bytes equal stock's
+# call: every pattern is decided by the view (independent from its first
+# call in each file, two_phase never runs it, no examination), also where
+# the second file has it from the job's memory; the winner's calls run in
+# quiet runs; bytes equal stock's
 short_jobs_case() {
     mkdir -p "$out/sj.stock" "$out/sj.on" &&
     # no re-examination (threshold 100): the first file's winner stays chosen
@@ -373,10 +372,12 @@ for s in secs:
 w1, r1, w2, r2 = secs
 assert w1['patterns_from_memory'] == 0, w1     # (the aggregators never ran: above)
 assert w1['runs']['independent'] > 0, w1
+for s in secs:
+    assert s['runs']['two_phase'] == 0 and s['decided_by_view'] >= 1, s
+    for e in [e for e in s['signatures'] if e['calls']]:   # (not those adopted, unused)
+        assert e['decided_by_view'] == 1 and e['examinations'] == 0, e
+        assert e['phase'] == 'chosen' and e['winner'] == 'independent', e
 e1 = [e for e in w1['signatures'] if e['op'] == 'write'][0]
-assert e1['decided_by_view'] == 1 and e1['examinations'] == 0, e1
-assert e1['phase'] == 'chosen' and e1['winner'] == 'independent', e1
-assert w1['runs']['two_phase'] == 0 and w1['decided_by_view'] == 1, w1
 # only a chosen winner is remembered (an examination still open at close is not)
 if e1['phase'] == 'chosen':
     assert w2['patterns_from_memory'] >= 1, w2

@@ -212,9 +212,13 @@ tune() {
 }
 run tune-end-to-end tune
 
+# the calibration state of a phase (reads cold or warm, from its measured
+# time) and every setting's estimate from that state (estimate_check.py)
+py=$(sed -n '1s/^#!//p' "$phases")
+run estimate-cache-state "$py" "$src/estimate_check.py" "$phases"
+
 # Darshan logs (the examples that ship with PyDarshan, DXT and counters only):
 # per-file totals equal PyDarshan's, input kind named, one error per bad log
-py=$(sed -n '1s/^#!//p' "$phases")
 darshan_logs() {
     local mpl=0
     "$py" -c 'import matplotlib' 2> /dev/null && mpl=1

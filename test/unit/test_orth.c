@@ -1297,7 +1297,7 @@ START_TEST(forecast_read_skips_the_io_wait)
     orth_sel_init(&s, 2, 3, 0.15);
     orth_sel_budget(&s, 0.05, 0);
     orth_sel_forecast(&s, orth_sel_entry(&s, &sig), 1);
-    ck_assert_int_eq(call_io(&s, &sig, t, 0.9), 0);
+    ck_assert_int_eq(call_io(&s, &sig, t, 0.6), 0);     /* below ORTH_FIRST_IO */
     ck_assert_int_eq(call_io(&s, &sig, t, 0.9), 1);
     struct orth_sel s2;
     orth_sel_init(&s2, 2, 3, 0.15);
@@ -1311,10 +1311,33 @@ START_TEST(forecast_read_skips_the_io_wait)
     orth_sel_init(&s3, 3, 3, 0.15);
     orth_sel_budget(&s3, 0.05, 0);
     orth_sel_forecast(&s3, orth_sel_entry(&s3, &sig), 2);
-    ck_assert_int_eq(call_io(&s3, &sig, t3, 0.9), 0);
+    ck_assert_int_eq(call_io(&s3, &sig, t3, 0.3), 0);
     ck_assert_int_eq(call_io(&s3, &sig, t3, 0.9), 2);
     ck_assert_int_eq(orth_sel_entry(&s3, &sig)->out[1], 2);    /* ORTH_POSTPONED */
     ck_assert_int_eq(s3.postponed, 1);
+}
+END_TEST
+
+/* a forecast read trial waits with the others when home's first call of
+ * the pattern was I/O-bound (a cold file on slow storage), and runs once
+ * home's reads fall below the bound */
+START_TEST(forecast_read_waits_after_an_io_bound_first_call)
+{
+    struct orth_sel s;
+    struct orth_sig sig = sig_of(1 << 20);
+    sig.is_write = 0;
+    double t[2] = { 0.3, 0.1 };
+    orth_sel_init(&s, 2, 3, 0.15);
+    orth_sel_budget(&s, 0.05, 0);
+    orth_sel_forecast(&s, orth_sel_entry(&s, &sig), 1);
+    for (int i = 0; i < 4 * ORTH_IO_CALLS; i++)
+        ck_assert_int_eq(call_io(&s, &sig, t, 0.9), 0);
+    ck_assert_int_gt(s.io_waits, 3 * ORTH_IO_CALLS);
+    ck_assert_int_eq(s.postponed, 0);
+    int n = 0;
+    while (call_io(&s, &sig, t, 0.0) == 0)
+        ck_assert_int_le(++n, 8 * ORTH_IO_CALLS);
+    ck_assert_int_ge(n, ORTH_IO_CALLS - 1);
 }
 END_TEST
 
@@ -1559,6 +1582,7 @@ Suite *orth_suite(void)
     tcase_add_test(tc, io_bound_reads_wait_for_trials);
     tcase_add_test(tc, forecast_trial_runs_at_once);
     tcase_add_test(tc, forecast_read_skips_the_io_wait);
+    tcase_add_test(tc, forecast_read_waits_after_an_io_bound_first_call);
     tcase_add_test(tc, wrong_forecast_costs_one_trial);
     tcase_add_test(tc, free_winner_runs_quietly);
     tcase_add_test(tc, decided_pattern_never_examines);
