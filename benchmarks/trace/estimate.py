@@ -155,7 +155,7 @@ def main():
         subprocess.run([os.path.join(a.prefix, "bin", "romio-xt-phases"), "--calibrate", db,
                         "--like", tdir, "--neighbours", "--repeat", str(a.calib_repeat),
                         "--budget", str(a.budget / len(WORKLOADS)), "--workdir", a.work],
-                       check=True)
+                       check=True, env=dict(os.environ, MPIR_CVAR_NUM_CLIQUES="2"))  # as the jobs
     ents = tool.load_db(db)
     # 3. errors
     rows = []
