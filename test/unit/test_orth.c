@@ -13,15 +13,22 @@ static struct orth_sig sig_of(int64_t bytes)
     return s;
 }
 
-/* a selection of 3 candidates under the default budget whose sig's new
- * pattern has candidate 1 forecast */
-static struct orth_entry *forecast_sel(struct orth_sel *s, const struct orth_sig *sig)
+/* a selection of ncand candidates under the default budget whose sig's new
+ * pattern has candidate c forecast */
+static struct orth_entry *forecast_sel_of(struct orth_sel *s, const struct orth_sig *sig,
+                                          int ncand, int c)
 {
-    orth_sel_init(s, 3, 3, 0.15);
+    orth_sel_init(s, ncand, 3, 0.15);
     orth_sel_budget(s, 0.05, 0);
     struct orth_entry *e = orth_sel_entry(s, sig);
-    orth_sel_forecast(s, e, 1);
+    orth_sel_forecast(s, e, c);
     return e;
+}
+
+/* ... of 3 candidates with candidate 1 forecast */
+static struct orth_entry *forecast_sel(struct orth_sel *s, const struct orth_sig *sig)
+{
+    return forecast_sel_of(s, sig, 3, 1);
 }
 
 /* runs one call of sig; candidate c takes time[c] (per MB); returns the candidate */
@@ -1294,9 +1301,7 @@ START_TEST(forecast_read_skips_the_io_wait)
     struct orth_sig sig = sig_of(1 << 20);
     sig.is_write = 0;
     double t[2] = { 0.3, 0.1 };
-    orth_sel_init(&s, 2, 3, 0.15);
-    orth_sel_budget(&s, 0.05, 0);
-    orth_sel_forecast(&s, orth_sel_entry(&s, &sig), 1);
+    forecast_sel_of(&s, &sig, 2, 1);
     ck_assert_int_eq(call_io(&s, &sig, t, 0.6), 0);     /* below ORTH_FIRST_IO */
     ck_assert_int_eq(call_io(&s, &sig, t, 0.9), 1);
     struct orth_sel s2;
@@ -1308,9 +1313,7 @@ START_TEST(forecast_read_skips_the_io_wait)
      * postponed, not waited for */
     struct orth_sel s3;
     double t3[3] = { 0.3, 0.2, 0.1 };
-    orth_sel_init(&s3, 3, 3, 0.15);
-    orth_sel_budget(&s3, 0.05, 0);
-    orth_sel_forecast(&s3, orth_sel_entry(&s3, &sig), 2);
+    forecast_sel_of(&s3, &sig, 3, 2);
     ck_assert_int_eq(call_io(&s3, &sig, t3, 0.3), 0);
     ck_assert_int_eq(call_io(&s3, &sig, t3, 0.9), 2);
     ck_assert_int_eq(orth_sel_entry(&s3, &sig)->out[1], 2);    /* ORTH_POSTPONED */
@@ -1327,9 +1330,7 @@ START_TEST(forecast_read_waits_after_an_io_bound_first_call)
     struct orth_sig sig = sig_of(1 << 20);
     sig.is_write = 0;
     double t[2] = { 0.3, 0.1 };
-    orth_sel_init(&s, 2, 3, 0.15);
-    orth_sel_budget(&s, 0.05, 0);
-    orth_sel_forecast(&s, orth_sel_entry(&s, &sig), 1);
+    forecast_sel_of(&s, &sig, 2, 1);
     for (int i = 0; i < 4 * ORTH_IO_CALLS; i++)
         ck_assert_int_eq(call_io(&s, &sig, t, 0.9), 0);
     ck_assert_int_gt(s.io_waits, 3 * ORTH_IO_CALLS);
