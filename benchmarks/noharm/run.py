@@ -475,6 +475,10 @@ def main():
     if missing:
         p.error("the following arguments are required: " + ", ".join(missing))
     args.scale = GRIDS[args.grid][3]
+    # the kernels run from the output directory's copies: absolute paths
+    for attr in ("out", "work", "prefix", "apps"):
+        if getattr(args, attr):
+            setattr(args, attr, os.path.abspath(getattr(args, attr)))
     if args.sock_prefix and not os.access(os.path.join(args.sock_prefix, "bin", "mpiexec"), os.X_OK):
         print(f"noharm: --sock-prefix {args.sock_prefix}: no bin/mpiexec there; "
               "4-rank cells skipped", file=sys.stderr)

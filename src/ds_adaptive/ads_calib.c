@@ -9,6 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/file.h>
+#include <sys/mman.h>
 #include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
@@ -370,4 +371,52 @@ int ads_calib_save(const char *cache_file, const char *key, const struct ads_cal
     if (!ok)
         unlink(tmp);
     return ok ? 0 : -1;
+}
+
+/* --- the page cache's state over a range ------------------------------ */
+
+/* marks in data[] which of n pages from start hold file data (SEEK_DATA and
+ * SEEK_HOLE; a file system without them: every page).  The descriptor's
+ * offset is kept. */
+static void data_pages(int fd, int64_t start, int64_t n, long page, unsigned char *data)
+{
+    off_t keep = lseek(fd, 0, SEEK_CUR), pos = start, end = start + n * page;
+    memset(data, 0, n);
+    while (pos < end) {
+        off_t d = lseek(fd, pos, SEEK_DATA), h;
+        if (d < 0 && errno != ENXIO)
+            memset(data, 1, n);
+        if (d < 0 || d >= end)
+            break;
+        h = lseek(fd, d, SEEK_HOLE);
+        h = h < 0 || h > end ? end : h;
+        for (int64_t k = (d - start) / page; k < (h - start + page - 1) / page; k++)
+            data[k] = 1;
+        pos = h;
+    }
+    if (keep >= 0)
+        lseek(fd, keep, SEEK_SET);
+}
+
+int ads_range_cold(int fd, int64_t off, int64_t len)
+{
+    long page = sysconf(_SC_PAGESIZE);
+    int64_t start = off / page * page;
+    int64_t n = (off + (len < ADS_PROBE_BYTES ? len : ADS_PROBE_BYTES) - start + page - 1) / page;
+    unsigned char vec[ADS_PROBE_BYTES / 4096 + 2], data[sizeof(vec)];
+    if (n <= 0 || n > (int64_t) sizeof(vec))
+        n = sizeof(vec);
+    void *m = mmap(NULL, n * page, PROT_READ, MAP_SHARED, fd, start);
+    if (m == MAP_FAILED)
+        return 1;
+    int resident = 0, held = 0, ok = mincore(m, n * page, vec) == 0;
+    munmap(m, n * page);
+    if (!ok)
+        return 1;
+    data_pages(fd, start, n, page, data);
+    for (int64_t k = 0; k < n; k++) {
+        held += data[k];
+        resident += data[k] && (vec[k] & 1);
+    }
+    return resident * 2 < held;
 }

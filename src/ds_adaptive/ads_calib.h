@@ -3,6 +3,7 @@
 #define ADS_CALIB_H
 
 #include <stddef.h>
+#include <stdint.h>
 
 struct ads_calib {
     double rd_lat_cold, rd_bw_cold;     /* reads that reach the storage */
@@ -45,5 +46,12 @@ int ads_calib_cache_file(char *path, size_t len);
 /* one cache line (without newline) / parse it back: pure */
 void ads_calib_format(char *line, size_t len, const char *key, const struct ads_calib *c);
 int ads_calib_parse(const char *line, const char *key, struct ads_calib *out);
+
+/* Is [off, off + len) mostly not in the page cache?  Samples its first
+ * ADS_PROBE_BYTES.  Only pages that hold file data count: a page in a hole
+ * (a sparse file's unwritten range) reads as zeros without touching the
+ * storage, so it is neither cold nor warm; a sample of holes only is warm. */
+#define ADS_PROBE_BYTES (16 << 10)     /* 4 pages */
+int ads_range_cold(int fd, int64_t off, int64_t len);
 
 #endif

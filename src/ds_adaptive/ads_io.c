@@ -25,7 +25,6 @@
 #include <unistd.h>
 
 #define ADS_IOV 1024                /* IOV_MAX */
-#define ADS_PROBE_BYTES (16 << 10)     /* page-cache sample: 4 pages */
 #define ADS_WINDOW_PIECES 65536
 #define ADS_COPY_BELOW 1024         /* average piece size under which copying beats iovecs */
 #define ADS_ZERO_IOV_HOLE 4096      /* average hole from which iovecs of zeros beat clearing */
@@ -87,26 +86,6 @@ static int views_init(struct ads_views *v, ADIO_File fd, void *buf, MPI_Datatype
 
 /* --- page-cache state and costs ------------------------------------------ */
 
-/* is [off, off+len) mostly not in the page cache?  (samples the start) */
-static int is_cold(int fd_sys, int64_t off, int64_t len)
-{
-    long page = sysconf(_SC_PAGESIZE);
-    int64_t start = off / page * page;
-    int64_t n = (off + (len < ADS_PROBE_BYTES ? len : ADS_PROBE_BYTES) - start + page - 1) / page;
-    unsigned char vec[ADS_PROBE_BYTES / 4096 + 2];
-    if (n <= 0 || n > (int64_t) sizeof(vec))
-        n = sizeof(vec);
-    void *m = mmap(NULL, n * page, PROT_READ, MAP_SHARED, fd_sys, start);
-    if (m == MAP_FAILED)
-        return 1;
-    int resident = 0;
-    if (mincore(m, n * page, vec) == 0)
-        for (int64_t k = 0; k < n; k++)
-            resident += vec[k] & 1;
-    munmap(m, n * page);
-    return resident * 2 < n;
-}
-
 struct ads_probe {
     int fd_sys;
     int64_t off, len;
@@ -115,7 +94,7 @@ struct ads_probe {
 static int probe_cold(void *arg)
 {
     const struct ads_probe *pr = arg;
-    return is_cold(pr->fd_sys, pr->off, pr->len);
+    return ads_range_cold(pr->fd_sys, pr->off, pr->len);
 }
 
 static void call_costs(const struct ads_state *st, int cold, struct ads_costs *c)

@@ -4,6 +4,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 #include "unit.h"
 #include "../../src/ds_adaptive/ads_view.h"
 #include "../../src/ds_adaptive/ads_plan.h"
@@ -316,6 +317,27 @@ END_TEST
 
 /* save replaces a key's line and keeps the file at ADS_CALIB_KEEP lines,
  * newest kept; load finds the saved values */
+/* the page-cache probe counts only pages that hold data: a sparse file's
+ * holes read as zeros without the storage (a writer after another rank's
+ * 1 KiB pieces every 16 KiB used to see its own range as cold) */
+START_TEST(cold_probe_counts_data_pages_only)
+{
+    char path[] = "/tmp/ads-unit-XXXXXX", piece[1024];
+    int fd = mkstemp(path);
+    ck_assert_int_ge(fd, 0);
+    unlink(path);
+    memset(piece, 7, sizeof(piece));
+    ck_assert_int_eq(ftruncate(fd, 1 << 20), 0);
+    ck_assert_int_eq(ads_range_cold(fd, 0, 1 << 20), 0);        /* holes only */
+    ck_assert_int_eq(pwrite(fd, piece, sizeof(piece), 0), sizeof(piece));
+    ck_assert_int_eq(pwrite(fd, piece, sizeof(piece), 16 << 10), sizeof(piece));
+    ck_assert_int_eq(lseek(fd, 123, SEEK_SET), 123);
+    ck_assert_int_eq(ads_range_cold(fd, 0, 1 << 20), 0);        /* 2 data pages, cached */
+    ck_assert_int_eq(lseek(fd, 0, SEEK_CUR), 123);              /* the offset kept */
+    close(fd);
+}
+END_TEST
+
 START_TEST(calibration_cache_bounded)
 {
     char dir[] = "/tmp/ads-unit-XXXXXX", file[256], key[64];
@@ -525,6 +547,7 @@ Suite *ads_suite(void)
     tcase_add_test(tc, calibration_line_key_match);
     tcase_add_test(tc, adaptive_write_past_eof_uses_append_cost);
     tcase_add_test(tc, calibration_cache_bounded);
+    tcase_add_test(tc, cold_probe_counts_data_pages_only);
     tcase_add_test(tc, segments_batch_regular_views);
     tcase_add_test(tc, runs_plan_as_pieces);
     suite_add_tcase(s, tc);
