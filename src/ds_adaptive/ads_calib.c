@@ -389,7 +389,10 @@ static void data_pages(int fd, int64_t start, int64_t n, long page, unsigned cha
         if (d < 0 || d >= end)
             break;
         h = lseek(fd, d, SEEK_HOLE);
-        h = h < 0 || h > end ? end : h;
+        if (h >= 0 && h <= d)
+            h = d + page;       /* always onwards (a hole punched meanwhile) */
+        if (h < 0 || h > end)
+            h = end;
         for (int64_t k = (d - start) / page; k < (h - start + page - 1) / page; k++)
             data[k] = 1;
         pos = h;
