@@ -13,6 +13,14 @@ static struct orth_sig sig_of(int64_t bytes)
     return s;
 }
 
+/* sig_of(1 MiB) as a read */
+static struct orth_sig read_sig(void)
+{
+    struct orth_sig s = sig_of(1 << 20);
+    s.is_write = 0;
+    return s;
+}
+
 /* a selection of ncand candidates under the default budget whose sig's new
  * pattern has candidate c forecast */
 static struct orth_entry *forecast_sel_of(struct orth_sel *s, const struct orth_sig *sig,
@@ -1298,8 +1306,7 @@ END_TEST
 START_TEST(forecast_read_skips_the_io_wait)
 {
     struct orth_sel s;
-    struct orth_sig sig = sig_of(1 << 20);
-    sig.is_write = 0;
+    struct orth_sig sig = read_sig();
     double t[2] = { 0.3, 0.1 };
     forecast_sel_of(&s, &sig, 2, 1);
     ck_assert_int_eq(call_io(&s, &sig, t, 0.6), 0);     /* below ORTH_FIRST_IO */
@@ -1327,8 +1334,7 @@ END_TEST
 START_TEST(forecast_read_waits_after_an_io_bound_first_call)
 {
     struct orth_sel s;
-    struct orth_sig sig = sig_of(1 << 20);
-    sig.is_write = 0;
+    struct orth_sig sig = read_sig();
     double t[2] = { 0.3, 0.1 };
     forecast_sel_of(&s, &sig, 2, 1);
     for (int i = 0; i < 4 * ORTH_IO_CALLS; i++)
