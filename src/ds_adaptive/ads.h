@@ -10,7 +10,7 @@
 /* stats counters (names in ads_layer.c) */
 enum ads_counter {
     ADS_C_CALLS, ADS_C_DELEGATED, ADS_C_COLD_CALLS, ADS_C_WINDOWS, ADS_C_READ_BYTES,
-    ADS_C_WRITE_BYTES, ADS_C_USEFUL_BYTES, ADS_C_RMW, ADS_C_THROUGH, ADS_C_SPLIT, ADS_NCOUNTERS
+    ADS_C_WRITE_BYTES, ADS_C_USEFUL_BYTES, ADS_C_RMW, ADS_C_THROUGH, ADS_C_SPLIT, ADS_C_LOCKED, ADS_NCOUNTERS
 };
 
 /* where the costs came from; NONE: no call has needed them yet */

@@ -12,6 +12,7 @@ static const char *const ads_counter_names[ADS_NCOUNTERS] = {
     [ADS_C_WINDOWS] = "windows", [ADS_C_READ_BYTES] = "bytes_read",
     [ADS_C_WRITE_BYTES] = "bytes_written", [ADS_C_USEFUL_BYTES] = "useful_bytes",
     [ADS_C_RMW] = "rmw", [ADS_C_THROUGH] = "through_hole", [ADS_C_SPLIT] = "split_at_hole",
+    [ADS_C_LOCKED] = "locked_calls",
 };
 
 /* romio_ds_read/romio_ds_write is "adaptive" (both have the same choices) */

@@ -6,7 +6,7 @@ xt_test_init ds_adaptive
 export XDG_CACHE_HOME=$out/cache
 
 build() {
-    for t in t_ads t_ads_race t_ads_pf; do
+    for t in t_ads t_ads_race t_ads_pf t_ads_dense; do
         "$mpicc" -O1 -g -Wall -o "$out/$t" "$src/$t.c" || return 1
     done
     "$mpicc" -O1 -g -o "$out/t_stats_io" "$XT_SRCDIR/test/mpi/t_stats_io.c"
@@ -90,10 +90,28 @@ assert r["layers"] == ["ds_adaptive", "stats"], r["layers"]
 assert a["calls"] == 2 and a["delegated"] == 0, a          # one strided write per rank
 assert a["useful_bytes"] == 2 * 16 * 512, a
 assert a["bytes_written"] >= a["useful_bytes"] and a["windows"] >= 2, a
+assert a["locked_calls"] == 2, a                           # holes between the pieces
 print(a)
 PY
 }
 run stats-section stats_case
+
+# writes whose pieces fill their range take no lock (as ROMIO's contiguous
+# writes), those with holes do; every byte lands
+dense_case() {
+    printf 'romio_ds_write adaptive\n' > "$out/dense.hints"
+    rm -f "$out/dense.dat"
+    ROMIO_HINTS=$out/dense.hints ROMIO_XT_STATS=1 ROMIO_XT_STATS_FILE=$out/dense.json \
+        timeout 300 "$mpiexec" -n 2 ./t_ads_dense "$out/dense.dat" || return 1
+    python3 - "$out/dense.json" <<'PY'
+import json, sys
+a = json.loads(open(sys.argv[1]).readline())["features"]["ds_adaptive"]
+assert a["calls"] == 10 and a["delegated"] == 0, a          # 5 strided writes per rank
+assert a["locked_calls"] == 2, a                           # only the two-block calls
+print("locked calls:", a["locked_calls"], "of", a["calls"])
+PY
+}
+run dense-writes-unlocked dense_case
 
 # a bad method name: one warning, the default used, data still right
 bad_method_case() {
