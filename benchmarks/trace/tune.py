@@ -38,7 +38,7 @@ WORKLOADS = [
 
 
 # --testbed: the workloads of benchmarks/testbed/workflows.py, at its sizes;
-# name -> seconds of compute after each file's close (the PMPI shim tb_phase.c)
+# name -> seconds of compute before each written file's close (the PMPI shim tb_phase.c)
 TB_WORKLOADS = [
     ("matrix", "orthrus/matrix.c", ["{work}", str(1 << 20), "4", "24"]),
     ("noncontig", "orthrus/noncontig.c", ["{work}", "256", str(4 << 20), "24"]),
@@ -146,8 +146,8 @@ def write(a, res):
             for v in ("default", "advised"):
                 for k, t in enumerate(r[v]):
                     w.writerow([r["workload"], r["advice"], r["outcome"], v, k, f"{t:.4f}"])
-    where = (f"2 ranks on 2 nodes of the MooseFS testbed ({a.testbed} profile; compute after "
-             f"each file's close: {TB_COMPUTE})" if a.testbed else "2 ranks, MPIR_CVAR_NUM_CLIQUES=2")
+    where = (f"2 ranks on 2 nodes of the MooseFS testbed ({a.testbed} profile; compute before "
+             f"each written file's close: {TB_COMPUTE})" if a.testbed else "2 ranks, MPIR_CVAR_NUM_CLIQUES=2")
     out = ["# romio-xt-tune on the project's workloads", "",
            f"{where}, calibration budget {a.budget:.0f} s, "
            f"{a.reps} runs with the advice and {a.reps} without, interleaved, per workload; job "
