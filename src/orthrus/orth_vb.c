@@ -313,6 +313,7 @@ void orth_view_based(struct orth_call *c, int *err)
 {
     struct orth_vb *vb = vb_of(c->fd);
     *err = MPI_SUCCESS;
+    vb_bg_quiesce(c->fd, vb);
     if (vb->stale)
         vb_exchange(c->fd, vb, 1);
     if (vb->fallback) {
@@ -343,6 +344,7 @@ void orth_view_based(struct orth_call *c, int *err)
         vb_log_add(vb, r.iv[I_N * xt_file(c->fd)->rank + I_S0],
                    r.iv[I_N * xt_file(c->fd)->rank + I_S1], r.stream);
         vb->dirty = 1;
+        vb_bg_kick(c->fd, vb);
     } else if (c->is_write)
         vb_flush_all(c->fd, vb, VB_F_CALL_END, err);
     else if (!contig)

@@ -42,13 +42,13 @@ struct vb_block {
 
 /* why dirty blocks were written */
 enum { VB_F_CALL_END, VB_F_POOL_FULL, VB_F_SYNC, VB_F_CLOSE, VB_F_SET_VIEW, VB_F_READ_MISS,
-    VB_F_OTHER_CALL, VB_F_LOG_FULL, VB_F_N
+    VB_F_OTHER_CALL, VB_F_LOG_FULL, VB_F_BACKGROUND, VB_F_N
 };
 
 /* counters of orth_layer (summed over ranks in stats) */
 enum { VB_C_HITS, VB_C_MISSES, VB_C_BYTES_FLUSHED, VB_C_FLUSH0,
     VB_C_VIEW_BYTES = VB_C_FLUSH0 + VB_F_N, VB_C_VIEW_EXCHANGES, VB_C_FALLBACKS,
-    VB_C_PREFETCHED, VB_C_DROPS, VB_C_POOL_GROWN, VB_NCOUNTERS
+    VB_C_PREFETCHED, VB_C_DROPS, VB_C_POOL_GROWN, VB_C_REWRITTEN, VB_NCOUNTERS
 };
 extern const char *const vb_counter_names[];
 
@@ -87,6 +87,8 @@ struct orth_vb {
     struct vb_logent *log;
     int nlog, clog;
     int64_t log_bytes, log_max;
+    struct vb_bg *bg;           /* romio_vb_write_behind=background (aggregators) */
+    int bg_on;                  /* background flushing on this file (every rank) */
 };
 
 /* ADIOI_Free, which refuses NULL */
@@ -142,6 +144,23 @@ void vb_ranges_of(struct orth_vb *vb, ADIO_Offset s0, ADIO_Offset s1);
 /* buf itself when count x dt is contiguous from buf, else a buffer of n
  * bytes (buf packed into it when pack) */
 char *vb_packed(const void *buf, int count, MPI_Datatype dt, ADIO_Offset n, int pack);
+
+/* orth_vb_bg.c: background flushing.  Between collective calls an
+ * aggregator's thread (no MPI: pwrite on fd_sys) writes its dirty blocks;
+ * every operation that touches the pool first takes it back (quiesce). */
+/* at open, on every rank (collective: one warning when it cannot be used) */
+void vb_bg_open(ADIO_File fd, struct orth_vb *vb, int want);
+/* after a write call: the thread may write the dirty blocks */
+void vb_bg_kick(ADIO_File fd, struct orth_vb *vb);
+/* the pool back to the caller: the thread stopped (its counts and its
+ * first error, as vb->werr, taken over) */
+void vb_bg_quiesce(ADIO_File fd, struct orth_vb *vb);
+/* at close, after the last settle: the thread ends */
+void vb_bg_close(struct orth_vb *vb);
+/* a rank's independent writes over its own unsettled collective writes,
+ * written again from its log (a background flush may have written the
+ * older bytes after them); call after every rank has quiesced */
+void vb_rewrite_own(ADIO_File fd, struct orth_vb *vb);
 
 /* orth_vb.c */
 void orth_view_based(struct orth_call *c, int *err);

@@ -16,8 +16,9 @@ const char *const vb_counter_names[] = {
     "vb_cache_hits", "vb_cache_misses", "vb_bytes_flushed", "vb_flushes_call_end",
     "vb_flushes_pool_full", "vb_flushes_sync", "vb_flushes_close", "vb_flushes_set_view",
     "vb_flushes_read_miss", "vb_flushes_other_call", "vb_flushes_log_full",
+    "vb_flushes_background",
     "vb_view_bytes_sent", "vb_view_exchanges", "vb_view_fallbacks",
-    "vb_prefetched_bytes", "vb_cache_drops", "vb_pool_grown",
+    "vb_prefetched_bytes", "vb_cache_drops", "vb_pool_grown", "vb_bytes_rewritten",
 };
 _Static_assert(sizeof(vb_counter_names) / sizeof(vb_counter_names[0]) == VB_NCOUNTERS,
                "one name per view_based counter");
@@ -53,10 +54,12 @@ void vb_open(ADIO_File fd, struct orth_state *st)
     vb->lazy = xt_hint(fd, XT_H_VB_LAZY)->i == XT_H_VB_LAZY_enable || st->forced < 0;
     vb->prefetch = xt_hint(fd, XT_H_VB_PREFETCH)->i == XT_H_VB_PREFETCH_enable;
     vb->stale = 1;              /* the view set at open goes with the first call */
-    vb->wb = xt_hint(fd, XT_H_VB_WRITE_BEHIND)->i == XT_H_VB_WRITE_BEHIND_enable;
+    int64_t wb = xt_hint(fd, XT_H_VB_WRITE_BEHIND)->i;
+    vb->wb = wb == XT_H_VB_WRITE_BEHIND_enable || wb == XT_H_VB_WRITE_BEHIND_background;
     vb->log_max = xt_hint(fd, XT_H_VB_CACHE_SIZE)->i;
     if (vb->myagg >= 0)
         vb_pool_init(fd, vb);
+    vb_bg_open(fd, vb, wb == XT_H_VB_WRITE_BEHIND_background);
 }
 
 void vb_close(ADIO_File fd, struct orth_state *st, int *err)
@@ -65,6 +68,7 @@ void vb_close(ADIO_File fd, struct orth_state *st, int *err)
     if (!vb)
         return;
     vb_settle(fd, vb, VB_F_CLOSE, err);
+    vb_bg_close(vb);
     vb_pool_free(vb);
     vb_exchange_free(vb);
     VB_FREE(vb->rg);

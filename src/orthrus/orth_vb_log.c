@@ -117,6 +117,7 @@ void vb_share_ranges(ADIO_File fd, struct orth_vb *vb, const int64_t *n, int str
         tot += c[p];
     }
     if (tot) {
+        vb_rewrite_own(fd, vb); /* before any aggregator can read the bytes */
         ADIO_Offset *all = ADIOI_Malloc(tot * sizeof(ADIO_Offset));
         MPI_Allgatherv(vb->rg, 2 * vb->nrg, MPI_INT64_T, all, c, d, MPI_INT64_T, fd->comm);
         vb_forget_ranges(vb, all, (int) (tot / 2));
@@ -130,6 +131,7 @@ void vb_settle(ADIO_File fd, struct orth_vb *vb, int cause, int *err)
 {
     int np = vb->nprocs, bad, any = 0;
     int64_t me[2] = { vb->nrg, vb->foreign }, *all = ADIOI_Malloc(2 * (size_t) np * 8);
+    vb_bg_quiesce(fd, vb);
     vb->in_call = 1;
     MPI_Allgather(me, 2, MPI_INT64_T, all, 2, MPI_INT64_T, fd->comm);
     vb_share_ranges(fd, vb, all, 2);
@@ -152,6 +154,46 @@ void vb_settle(ADIO_File fd, struct orth_vb *vb, int cause, int *err)
     vb->eof = 0;
     vb_log_clear(vb);
     vb->in_call = 0;
+}
+
+struct rewrite {
+    ADIO_File fd;
+    struct orth_vb *vb;
+    struct vb_logent *e;
+    int64_t bytes;
+};
+
+/* the parts of a log piece (file [off, off + len), stream spos) that this
+ * rank's independent writes covered: the log holds their bytes */
+static void rewrite_piece(void *arg, ADIO_Offset off, ADIO_Offset len, ADIO_Offset spos)
+{
+    struct rewrite *w = arg;
+    ADIO_Status st;
+    for (int i = 0; i < w->vb->nrg; i++) {
+        ADIO_Offset lo = w->vb->rg[2 * i], hi = w->vb->rg[2 * i + 1];
+        lo = lo > off ? lo : off;
+        hi = hi < off + len ? hi : off + len;
+        if (lo >= hi)
+            continue;
+        int ec = MPI_SUCCESS;
+        ADIO_WriteContig(w->fd, w->e->data + (spos + (lo - off) - w->e->s0), (int) (hi - lo),
+                         MPI_BYTE, ADIO_EXPLICIT_OFFSET, lo, &st, &ec);
+        if (ec != MPI_SUCCESS && w->vb->werr == MPI_SUCCESS)
+            w->vb->werr = ec;
+        w->bytes += hi - lo;
+    }
+}
+
+void vb_rewrite_own(ADIO_File fd, struct orth_vb *vb)
+{
+    if (!vb->bg_on || !vb->nrg || !vb->nlog)
+        return;
+    struct rewrite w = {.fd = fd,.vb = vb };
+    for (int i = 0; i < vb->nlog; i++) {
+        w.e = &vb->log[i];
+        vb_pieces(&vb->mine, w.e->s0, w.e->s1, rewrite_piece, &w);
+    }
+    xt_count(fd, XT_LAYER_orth, VB_C_REWRITTEN, w.bytes);
 }
 
 static void range_piece(void *arg, ADIO_Offset off, ADIO_Offset len, ADIO_Offset spos)
@@ -184,6 +226,7 @@ void vb_other_call(ADIO_File fd, int is_write)
     struct orth_vb *vb = vb_of(fd);
     if (!vb || vb->in_call)
         return;
+    vb_bg_quiesce(fd, vb);
     if (vb->dirty || vb->nrg)
         vb_settle(fd, vb, VB_F_OTHER_CALL, &vb->werr);  /* reported at sync or close */
     if (is_write)

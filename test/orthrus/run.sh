@@ -535,29 +535,54 @@ run view-based-bad-hints vb_bad_case
 # view_based write-behind and MPI's consistency rules (t_vb_cons: byte
 # comparisons inside) at 1, 2 and 4 ranks: stock, write-behind, a pool and
 # log of one small block (LRU and log-full flushes), write-through (the
-# default), the selection with write-behind
+# default), the selection with write-behind, background flushing, and
+# background flushing held back until the next collective operation (test
+# hook), so that it writes the older collective bytes after the process's
+# independent write over them: the rewrite from the log must win
 vb_cons_case() {
     local np=$1 name
-    local wb=romio_vb_write_behind=enable
+    local wb=romio_vb_write_behind=enable bg=romio_vb_write_behind=background
     for cfg in "stock" "wb romio_orthrus_force=view_based $wb" \
         "small romio_orthrus_force=view_based $wb cb_buffer_size=64 romio_vb_cache_size=64" \
         "through romio_orthrus_force=view_based" \
-        "select romio_orthrus=enable $wb romio_orthrus_trials=1 romio_orthrus_budget=0"; do
+        "select romio_orthrus=enable $wb romio_orthrus_trials=1 romio_orthrus_budget=0" \
+        "bg romio_orthrus_force=view_based $bg" \
+        "late romio_orthrus_force=view_based $bg ROMIO_XT_TEST_VB_BG_LATE=1"; do
         set -- $cfg
         name=cons$np-$1; shift
-        { for h in "$@"; do echo "${h%%=*} ${h#*=}"; done; } > "$out/$name.hints"
-        ROMIO_HINTS=$out/$name.hints ROMIO_XT_STATS=1 ROMIO_XT_STATS_FILE=$out/$name.json \
+        { for h in "$@"; do [ "${h#ROMIO_XT_}" = "$h" ] && echo "${h%%=*} ${h#*=}"; done; } \
+            > "$out/$name.hints"
+        env $(printf '%s\n' "$@" | grep '^ROMIO_XT_TEST_') ROMIO_HINTS=$out/$name.hints \
+            ROMIO_XT_STATS=1 ROMIO_XT_STATS_FILE=$out/$name.json \
             MPIR_CVAR_NUM_CLIQUES=2 timeout 300 "$mpiexec" -n "$np" ./t_vb_cons "$out/$name.dat" ||
             return 1
         [ "$np" -eq 1 ] || cmp "$out/cons$np-stock.dat" "$out/$name.dat" || return 1
     done
     [ "$np" -eq 1 ] && return 0
     vb_json "cons$np-wb" "assert o['vb_flushes_call_end'] == 0 and o['vb_flushes_sync'] > 0, o" &&
-    vb_json "cons$np-small" "assert o['vb_flushes_pool_full'] > 0 and o['vb_flushes_log_full'] > 0, o"
+    vb_json "cons$np-small" "assert o['vb_flushes_pool_full'] > 0 and o['vb_flushes_log_full'] > 0, o" &&
+    vb_json "cons$np-late" "assert o['vb_flushes_background'] > 0, o
+assert o['vb_bytes_rewritten'] > 0 and o['vb_flushes_call_end'] == 0, o"
 }
 for np in $(xt_np 1 2 4); do
     run "view-based-consistency-np$np" vb_cons_case "$np"
 done
+
+# background flushing where a layer below Orthrus sees the writes (adaptive
+# data sieving): one warning, write-behind without the thread, data right
+vb_bg_fallback_case() {
+    printf 'romio_orthrus_force view_based\nromio_vb_write_behind background\nromio_ds_write adaptive\n' \
+        > "$out/bgfb.hints"
+    ROMIO_HINTS=$out/bgfb.hints ROMIO_XT_STATS=1 ROMIO_XT_STATS_FILE=$out/bgfb.json \
+        MPIR_CVAR_NUM_CLIQUES=2 timeout 300 "$mpiexec" -n 2 ./t_vb_cons "$out/bgfb.dat" \
+        > "$out/bgfb.out" 2>&1 || { cat "$out/bgfb.out"; return 1; }
+    cat "$out/bgfb.out"
+    [ "$(grep -c "romio-xt: warning" "$out/bgfb.out")" -eq 1 ] &&
+        grep -q "hint romio_vb_write_behind: 'background' cannot .*adaptive data sieving.*using 'enable'" \
+            "$out/bgfb.out" && cmp "$out/cons2-stock.dat" "$out/bgfb.dat" &&
+        vb_json bgfb "assert o['vb_flushes_background'] == 0 and o['vb_flushes_sync'] > 0, o"
+}
+run view-based-background-fallback vb_bg_fallback_case
 
 # a job that ends without MPI_File_close loses only what was not synced
 vb_noclose_case() {
@@ -573,7 +598,7 @@ run view-based-no-close vb_noclose_case
 # every rank, with write-behind and without
 vb_error_case() {
     local wb
-    for wb in enable:behind disable:through; do
+    for wb in enable:behind background:behind disable:through; do
         printf 'romio_orthrus_force view_based\nromio_vb_write_behind %s\n' ${wb%:*} \
             > "$out/verr.hints"
         ROMIO_HINTS=$out/verr.hints ROMIO_XT_TEST_VB_FLUSH_FAIL=1 MPIR_CVAR_NUM_CLIQUES=2 \
