@@ -1,6 +1,7 @@
 #!/usr/bin/env python3
 """view_based write-behind results: from harness CSVs (configs two_phase,
-vb_behind, vb_through; phases write and read, coll_perf also run), per sweep
+vb_behind, vb_through, vb_background; phases write, write_io (the write phase
+without btio's compute steps) and read, coll_perf also run), per sweep
 point the median time of each phase and of write + read (total, same
 repetition) with min-max, and the ratio two_phase median / config median
 (higher is faster), plus the flush counters of the write-behind runs.
@@ -12,8 +13,8 @@ import statistics
 from collections import defaultdict
 
 SWEEP_KEYS = ("n", "block")
-CONFIGS = ("two_phase", "vb_behind", "vb_through")
-FLUSHES = ("pool_full", "sync", "close", "other_call", "log_full", "call_end")
+CONFIGS = ("two_phase", "vb_behind", "vb_through", "vb_background")
+FLUSHES = ("pool_full", "sync", "close", "other_call", "log_full", "call_end", "background")
 
 
 def load(path):
@@ -43,7 +44,7 @@ def fmt(vals):
 
 def table(name, key, secs, flushes):
     phases = sorted({ph for reps in secs.values() for p in reps.values() for ph in p})
-    phases = [p for p in ("write", "read", "run") if p in phases] + ["total"]
+    phases = [p for p in ("write", "write_io", "read", "run") if p in phases] + ["total"]
     out = [f"### {name}", "",
            "| " + (key or "point") + " | config | " + " | ".join(f"{p} s" for p in phases)
            + " | " + " | ".join(f"{p} x two_phase" for p in phases) + " |",
@@ -79,11 +80,14 @@ def plot(all_ratios, path):
     labels = sorted({(n, p, ph) for n, r in all_ratios for (p, c, ph) in r})
     fig, ax = plt.subplots(figsize=(max(6, len(labels) * 0.6), 3.5))
     by_name = dict(all_ratios)
-    for i, c in enumerate(CONFIGS[1:]):
+    shown = [c for c in CONFIGS[1:] if any((p, c, ph) in r for _, r in all_ratios
+                                           for (p, _c, ph) in r)]
+    w = 0.8 / max(1, len(shown))
+    for i, c in enumerate(shown):
         ys = [by_name[n].get((p, c, ph)) or 0 for (n, p, ph) in labels]
-        ax.bar([x + 0.4 * i for x in range(len(labels))], ys, width=0.4, label=c)
+        ax.bar([x + w * i for x in range(len(labels))], ys, width=w, label=c)
     ax.axhline(1.0, color="gray", lw=0.8)
-    ax.set_xticks([x + 0.2 for x in range(len(labels))])
+    ax.set_xticks([x + 0.4 - w / 2 for x in range(len(labels))])
     ax.set_xticklabels([f"{n} {p} {ph}" for (n, p, ph) in labels], rotation=60, ha="right",
                        fontsize=7)
     ax.set_ylabel("x two_phase (median time ratio)")

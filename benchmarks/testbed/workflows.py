@@ -22,7 +22,13 @@ Workloads (--parts, default all but ior):
   disk_first                 matrix with calls spanning every chunk server:
                              two_phase vs disk_first (one aggregator per server)
   btio_vb, matrix_vb         btio and matrix: two_phase vs view_based writing
-                             through and with write-behind (not in the default)
+                             through, with write-behind and with background
+                             flushing (not in the default)
+  matrix_short_4k|256k|2m    Matrix of 40 calls (4 KiB, 256 KiB, 2 MiB blocks):
+                             stock and romio_orthrus=enable against every
+                             candidate forced (not in the default)
+  btio_vb_compute            btio_vb with --btio-compute-ms of solver after each
+                             write step (not in the default)
 
 Every config runs with romio_ds_write=disable unless it sets romio_ds_write
 itself (ds_adaptive, all): MooseFS needs it across nodes (docs/testbed.md).
@@ -85,6 +91,11 @@ DISK_FIRST = [
 CB_DISABLE = {"name": "cb_disable", "hints": dict(SITE, romio_cb_write="disable",
                                                   romio_cb_read="disable")}
 
+# Orthrus on short jobs: stock and enable against every candidate forced
+SHORT = [CONFIGS[0], CONFIGS[2]] + [
+    {"name": c, "hints": dict(SITE, **STATS, romio_orthrus_force=c)}
+    for c in ("two_phase", "core_first", "disk_first", "view_based", "independent")]
+
 # view_based forced, writing through and with write-behind, against two_phase
 VIEW_BASED = [
     DISK_FIRST[0],
@@ -92,6 +103,8 @@ VIEW_BASED = [
                                          romio_vb_write_behind="disable")},
     {"name": "vb_behind", "hints": dict(SITE, **STATS, romio_orthrus_force="view_based",
                                         romio_vb_write_behind="enable")},
+    {"name": "vb_background", "hints": dict(SITE, **STATS, romio_orthrus_force="view_based",
+                                            romio_vb_write_behind="background")},
 ]
 
 
@@ -110,7 +123,7 @@ def tb_metrics(res):
 
 def orthrus_metrics(res):
     return {f"{r['phase']}_MBps": r["MBps"] for r in res
-            if r.get("phase") in ("write", "read") and "MBps" in r}
+            if r.get("phase") in ("write", "read", "write_io") and "MBps" in r}
 
 
 def workloads(a, bins):
@@ -153,6 +166,15 @@ def workloads(a, bins):
         "btio_vb": {"cmd": lambda wd: [bins["btio"], wd, "64", "16"], "files": [],
                     "compare": "self", "parse": orthrus_metrics, "compute": 0,
                     "configs": VIEW_BASED},
+        # BT's solver between the writes (BTIO_COMPUTE_MS per step)
+        "btio_vb_compute": {"cmd": lambda wd: [bins["btio"], wd, "64", "16"], "files": [],
+                            "compare": "self", "parse": orthrus_metrics, "compute": 0,
+                            "configs": VIEW_BASED,
+                            "env": {"BTIO_COMPUTE_MS": str(a.btio_compute_ms)}},
+        **{f"matrix_short_{k}": {"cmd": lambda wd, b=b: [bins["matrix"], wd, str(b), "4", "40"],
+                                 "files": [], "compare": "self", "parse": orthrus_metrics,
+                                 "compute": 0, "configs": SHORT}
+           for k, b in (("4k", 4096), ("256k", 262144), ("2m", 2 << 20))},
         "matrix_vb": {"cmd": lambda wd: [bins["matrix"], wd, str(1 << 20), "4", "24"],
                       "files": [], "compare": "self", "parse": orthrus_metrics,
                       "compute": 0, "configs": VIEW_BASED},
@@ -209,7 +231,7 @@ def run_one(a, name, wl, config, rep, env):
     e = dict(env, ROMIO_XT_STATS_FILE=stats)
     t0 = time.time()
     out = run_cmd(a, wl["cmd"](wd), config["hints"], e, label,
-                  dict(config.get("env", {}), TB_COMPUTE_S=wl["compute"]))
+                  dict(config.get("env", {}), **wl.get("env", {}), TB_COMPUTE_S=wl["compute"]))
     metrics = wl["parse"](xtbench.parse_results(out))
     if not metrics:
         raise xtbench.RunError("no measurement in the output\n" + xtbench.tail(out))
@@ -336,6 +358,8 @@ def main():
     p.add_argument("--configs", help="comma list of config names (the reference always runs)")
     p.add_argument("--flash-compute", type=float, default=4.0, help="seconds per close")
     p.add_argument("--coll-perf-compute", type=float, default=3.0, help="seconds per close")
+    p.add_argument("--btio-compute-ms", type=float, default=100.0,
+                   help="btio_vb_compute: ms of solver after each write step")
     p.add_argument("--root-mib", type=int, default=64)
     p.add_argument("--root-compute-us", type=int, default=-1, help="-1: stock's read time")
     p.add_argument("--report", action="store_true")
