@@ -10,7 +10,12 @@
  * elements than pieces (e.g. one element of a derived datatype, as HDF5 and
  * BTIO-like codes make) is split by bytes instead: its data is packed into a
  * contiguous buffer (unpacked after a read) and run as MPI_BYTEs, which the
- * file view places exactly where the elements' bytes go. */
+ * file view places exactly where the elements' bytes go.  A cut write's
+ * home (two_phase) runs the whole call, the piece's bytes again: run on the
+ * rest alone, its aggregators would read the piece's bytes back as holes
+ * (read-modify-write) right after other nodes wrote them, and a client
+ * cache that does not see them yet (MooseFS: a stale end of file on the
+ * reading node) would write older bytes over them. */
 #include "orth_vb.h"
 
 #include <limits.h>
@@ -93,6 +98,10 @@ int orth_run_piece(struct orth_call *c, int cand, int home, double limit, double
     int cut = *piece > limit;
     if (cut && cand == ORTH_view_based)     /* home runs the rest past its cache */
         vb_other_call(c->fd, c->is_write);
+    if (cut && c->is_write) {   /* the whole call, the piece again: see below */
+        c->fd->fp_ind = c->orig_fp;
+        n = 0;
+    }
     part_of(w, &p, n, 0);
     run_part(&p, cut ? home : cand, &err2);
     if (packed && !c->is_write)
