@@ -1,0 +1,33 @@
+#!/bin/sh
+# build-lib.sh SRCDIR ROMIO BUILD MPICC OUT "XT_SRCS" "XT_CFLAGS"
+# Builds libromioxt.so: ROMIO (the patched tree ROMIO, its own configure,
+# outside MPICH: default glue, no Fortran of its own) with romio-xt's modules,
+# compiled with the host ABI's MPICC into BUILD, linked into OUT with only the
+# MPI-IO interface exported (build/libromioxt.map).  MPI itself stays
+# unresolved: the host MPI the program runs on provides it.
+set -e
+srcdir=$1 romio=$2 build=$3 mpicc=$4 out=$5 xt_srcs=$6 xt_cflags=$7
+args="CC=$mpicc CPPFLAGS=-DMPIO_BUILD_PROFILING --disable-f77 --disable-f90 --disable-static"
+mkdir -p "$build"
+if ! [ -f "$build/config.status" ] || [ "$(cat "$build/args" 2>/dev/null)" != "$args" ]; then
+    echo "romio-xt: configuring ROMIO outside MPICH with $mpicc, log in $build/configure.log"
+    (cd "$build" && env CC="$mpicc" CPPFLAGS=-DMPIO_BUILD_PROFILING \
+        "$romio/configure" --disable-f77 --disable-f90 --disable-static > configure.log 2>&1) ||
+        { tail -n 30 "$build/configure.log"; exit 1; }
+    echo "$args" > "$build/args"
+fi
+echo "$xt_cflags" > "$build/xt-cflags.tmp"
+cmp -s "$build/xt-cflags.tmp" "$build/xt-cflags" || { rm -rf "$build/xt"; mv "$build/xt-cflags.tmp" "$build/xt-cflags"; }
+make -C "$build" -f "$srcdir/build/xt.mk" XT_SRCS="$xt_srcs" XT_CFLAGS="$xt_cflags" xt/libromioxt.la
+make -C "$build/mpl"
+make -C "$build" libromio.la
+# every PIC object of libromio.la, its MPL and romio-xt's modules, less
+# MPICH's MPI_Comm_split_type helper (it calls MPICH internals; nothing here
+# calls it)
+objs=$(cd "$build" && find . -name '*.lo' ! -path './test*' ! -name mpir_cst_filesys.lo | sort |
+    while read -r lo; do echo "$(dirname "$lo")/$(sed -n "s/^pic_object='\(.*\)'/\1/p" "$lo")"; done)
+mkdir -p "$(dirname "$out")"
+(cd "$build" && ${CC:-cc} -shared -o "$out.tmp" -Wl,-soname,"$(basename "$out")" \
+    -Wl,--version-script="$srcdir/build/libromioxt.map" $objs -lpthread -ldl -lrt -lm)
+mv "$out.tmp" "$out"
+echo "romio-xt: built $out"

@@ -1,0 +1,186 @@
+/* romio-xt: what libromioxt.so adds to ROMIO's default glue so that it runs
+ * inside a host MPI it was not built with (docs/library.md): file error
+ * handlers of any kind (user ones too), MPI-5's integer handle conversions,
+ * and one lock around ROMIO's calls (MPICH's own is inside MPICH).  Compiled
+ * only into the library, never into the patched MPICH, whose glue has these. */
+#include "adio.h"
+#include "adio_extern.h"
+
+#include <dlfcn.h>
+#include <pthread.h>
+#include <sched.h>
+#include <stdio.h>
+#include <string.h>
+
+/* --- ROMIO's lock ---------------------------------------------------------- */
+
+static pthread_mutex_t cs_mu;
+static pthread_once_t cs_once = PTHREAD_ONCE_INIT;
+
+static void cs_init(void)
+{
+    pthread_mutexattr_t a;
+    pthread_mutexattr_init(&a);
+    pthread_mutexattr_settype(&a, PTHREAD_MUTEX_RECURSIVE);
+    pthread_mutex_init(&cs_mu, &a);
+    pthread_mutexattr_destroy(&a);
+}
+
+void xt_host_cs_enter(void)
+{
+    pthread_once(&cs_once, cs_init);
+    pthread_mutex_lock(&cs_mu);
+}
+
+void xt_host_cs_exit(void)
+{
+    pthread_mutex_unlock(&cs_mu);
+}
+
+void xt_host_cs_yield(void)
+{
+    xt_host_cs_exit();
+    sched_yield();
+    xt_host_cs_enter();
+}
+
+/* --- error handlers ---------------------------------------------------------
+ * The host creates the handle (its MPI_Errhandler_free frees it); the
+ * function behind it is kept here, since no MPI call returns it. */
+
+typedef void xt_file_errfn(MPI_File *, int *, ...);
+#define XT_ERRH_MAX 64
+
+static struct {
+    MPI_Errhandler eh;
+    xt_file_errfn *fn;
+} errh[XT_ERRH_MAX];
+static int nerrh;
+static _Thread_local char last_msg[1024];
+
+/* MPIO_Err_create_code's text: printed only when a handler is fatal */
+void xt_host_err_note(const char *msg)
+{
+    snprintf(last_msg, sizeof last_msg, "%s", msg);
+}
+
+static xt_file_errfn *errh_fn(MPI_Errhandler eh)
+{
+    for (int i = 0; i < nerrh; i++)
+        if (errh[i].eh == eh)
+            return errh[i].fn;
+    return NULL;
+}
+
+static int errh_apply(MPI_File fh, MPI_Errhandler eh, int code, MPI_Comm comm)
+{
+    xt_file_errfn *fn;
+    if (eh == MPI_ERRORS_RETURN)
+        return code;
+    if ((fn = errh_fn(eh)) != NULL) {
+        fn(&fh, &code);
+        return code;
+    }
+    fprintf(stderr, "romio-xt: fatal MPI-IO error (class %d)%s%s", code,
+            last_msg[0] ? ": " : "\n", last_msg);
+    MPI_Abort(comm, 1);
+    return code;
+}
+
+int xt_host_err_return_file(MPI_File fh, int code)
+{
+    MPI_Errhandler eh = fh == MPI_FILE_NULL ? ADIOI_DFLT_ERR_HANDLER : fh->err_handler;
+    return errh_apply(fh, eh, code, MPI_COMM_WORLD);
+}
+
+int xt_host_err_return_comm(MPI_Comm comm, int code)
+{
+    MPI_Errhandler eh;
+    PMPI_Comm_get_errhandler(comm, &eh);
+    if (eh != MPI_ERRORS_RETURN) {
+        fprintf(stderr, "romio-xt: fatal MPI-IO error (class %d)%s%s", code,
+                last_msg[0] ? ": " : "\n", last_msg);
+        PMPI_Abort(comm, 1);
+    }
+    return code;
+}
+
+typedef int host_create_fn(MPI_File_errhandler_function *, MPI_Errhandler *);
+
+int PMPI_File_create_errhandler(MPI_File_errhandler_function *fn, MPI_Errhandler *eh)
+{
+    host_create_fn *host = (host_create_fn *) dlsym(RTLD_NEXT, "PMPI_File_create_errhandler");
+    int rc;
+    if (host == NULL || fn == NULL)
+        return MPI_ERR_ARG;
+    if ((rc = host(fn, eh)) != MPI_SUCCESS)
+        return rc;
+    xt_host_cs_enter();
+    int slot = nerrh;
+    for (int i = 0; i < nerrh; i++)
+        if (errh[i].eh == *eh)
+            slot = i;   /* the host reused a freed handle */
+    if (slot == nerrh && nerrh < XT_ERRH_MAX)
+        nerrh++;
+    if (slot < XT_ERRH_MAX) {
+        errh[slot].eh = *eh;
+        errh[slot].fn = (xt_file_errfn *) fn;
+    } else {
+        rc = MPI_ERR_INTERN;
+    }
+    xt_host_cs_exit();
+    return rc;
+}
+
+int PMPI_File_set_errhandler(MPI_File fh, MPI_Errhandler eh)
+{
+    xt_host_cs_enter();
+    if (fh == MPI_FILE_NULL)
+        ADIOI_DFLT_ERR_HANDLER = eh;
+    else if (fh->cookie == ADIOI_FILE_COOKIE)
+        fh->err_handler = eh;
+    xt_host_cs_exit();
+    return fh == MPI_FILE_NULL || fh->cookie == ADIOI_FILE_COOKIE ? MPI_SUCCESS : MPI_ERR_FILE;
+}
+
+int PMPI_File_get_errhandler(MPI_File fh, MPI_Errhandler *eh)
+{
+    if (fh != MPI_FILE_NULL && fh->cookie != ADIOI_FILE_COOKIE)
+        return MPI_ERR_FILE;
+    *eh = fh == MPI_FILE_NULL ? ADIOI_DFLT_ERR_HANDLER : fh->err_handler;
+    return MPI_SUCCESS;
+}
+
+int PMPI_File_call_errhandler(MPI_File fh, int code)
+{
+    if (fh != MPI_FILE_NULL && fh->cookie != ADIOI_FILE_COOKIE)
+        return MPI_ERR_FILE;
+    errh_apply(fh, fh == MPI_FILE_NULL ? ADIOI_DFLT_ERR_HANDLER : fh->err_handler, code,
+               MPI_COMM_WORLD);
+    return MPI_SUCCESS;
+}
+
+/* MPI-5: a file handle as an int (Fortran's MPI_Fint) and back (no header
+ * of an MPI-4 host declares them, so they are made visible here) */
+#define XT_EXPORT __attribute__((visibility("default")))
+XT_EXPORT int PMPI_File_toint(MPI_File fh);
+XT_EXPORT MPI_File PMPI_File_fromint(int i);
+XT_EXPORT int MPI_File_toint(MPI_File fh);
+XT_EXPORT MPI_File MPI_File_fromint(int i);
+
+int PMPI_File_toint(MPI_File fh)
+{
+    return (int) PMPI_File_c2f(fh);
+}
+
+MPI_File PMPI_File_fromint(int i)
+{
+    return PMPI_File_f2c((MPI_Fint) i);
+}
+
+#pragma weak MPI_File_create_errhandler = PMPI_File_create_errhandler
+#pragma weak MPI_File_set_errhandler = PMPI_File_set_errhandler
+#pragma weak MPI_File_get_errhandler = PMPI_File_get_errhandler
+#pragma weak MPI_File_call_errhandler = PMPI_File_call_errhandler
+#pragma weak MPI_File_toint = PMPI_File_toint
+#pragma weak MPI_File_fromint = PMPI_File_fromint
