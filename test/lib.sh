@@ -6,9 +6,13 @@ xt_test_init() {
     set -u
     module=$1
     src=$XT_SRCDIR/test/$module
-    out=$XT_BUILDDIR/test/out/$module
-    mpicc=$XT_PREFIX/bin/mpicc
-    mpiexec=$XT_PREFIX/bin/mpiexec
+    # test/hosts runs a module's tests again inside another MPI: XT_MPICC and
+    # XT_MPIEXEC name its compiler and launcher, XT_LABEL prefixes the names
+    # (PASS hosts/mpich5/mpi/...) and the output folder
+    out=$XT_BUILDDIR/test/out/${XT_LABEL:+$XT_LABEL/}$module
+    mpicc=${XT_MPICC:-$XT_PREFIX/bin/mpicc}
+    mpiexec=${XT_MPIEXEC:-$XT_PREFIX/bin/mpiexec}
+    module=${XT_LABEL:+$XT_LABEL/}$module
     rm -rf "$out" && mkdir -p "$out"
     fails=0
 }

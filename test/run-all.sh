@@ -113,6 +113,8 @@ for m in "$XT_SRCDIR"/src/*/; do
 done
 # romio-xt as Open MPI's io component (skips, with the reason, without Open MPI)
 part openmpi bash "$XT_SRCDIR/test/openmpi/run.sh"
+# libromioxt.so inside each host MPI of the MPICH ABI (skips a host not installed)
+part hosts bash "$XT_SRCDIR/test/hosts/run.sh"
 if [ "${XT_QUICK:-0}" != 1 ]; then
     part upstream bash "$XT_SRCDIR/test/upstream/run.sh"
     part apps bash "$XT_SRCDIR/test/apps/run.sh"
