@@ -7,11 +7,14 @@
 # unresolved: the host MPI the program runs on provides it.
 set -e
 srcdir=$1 romio=$2 build=$3 mpicc=$4 out=$5 xt_srcs=$6 xt_cflags=$7
-args="CC=$mpicc CPPFLAGS=-DMPIO_BUILD_PROFILING --disable-f77 --disable-f90 --disable-static"
+# HAVE_STATUS_SET_BYTES: ROMIO sets the byte count of every status it returns
+# (MPI_Status_set_elements_x; configure only says so inside MPICH or Open MPI)
+cppflags=-DHAVE_STATUS_SET_BYTES
+args="CC=$mpicc CPPFLAGS=$cppflags --disable-f77 --disable-f90 --disable-static"
 mkdir -p "$build"
 if ! [ -f "$build/config.status" ] || [ "$(cat "$build/args" 2>/dev/null)" != "$args" ]; then
     echo "romio-xt: configuring ROMIO outside MPICH with $mpicc, log in $build/configure.log"
-    (cd "$build" && env CC="$mpicc" CPPFLAGS=-DMPIO_BUILD_PROFILING \
+    (cd "$build" && env CC="$mpicc" CPPFLAGS="$cppflags" \
         "$romio/configure" --disable-f77 --disable-f90 --disable-static > configure.log 2>&1) ||
         { tail -n 30 "$build/configure.log"; exit 1; }
     echo "$args" > "$build/args"

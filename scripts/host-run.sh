@@ -12,7 +12,9 @@
 # Env: ROMIO_XT_HOSTS (where install-deps.sh put the PyPI hosts, default
 # /opt/romio-xt-hosts), XT_LIB (default $XT_PREFIX/lib/libromioxt.so).
 # With no program arguments it only checks that HOST is there (exit 3 and the
-# reason on stderr when not); mode "libmpi" prints the host's MPI library.
+# reason on stderr when not); mode "libmpi" prints the host's MPI library,
+# mode "fortran" fails (exit 3, the reason on stderr) when the host has no
+# Fortran library of the MPICH ABI.
 set -e
 host=${1:?host-run.sh HOST own|xt [ARGS...]} mode=${2:?own or xt}
 shift 2
@@ -21,7 +23,8 @@ abi_env() {  # abi_env PREFIX: the host's libraries first, under the MPICH ABI's
     export LD_LIBRARY_PATH=$1/mpich-abi:$1/lib:$1/lib/mpich${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}
 }
 case $host in
-    mpich4) exe=/usr/bin/mpiexec.mpich libmpi=/usr/lib/x86_64-linux-gnu/libmpich.so.12 ;;
+    mpich4) exe=/usr/bin/mpiexec.mpich libmpi=/usr/lib/x86_64-linux-gnu/libmpich.so.12
+        fort=/usr/lib/x86_64-linux-gnu/libmpichfort.so.12 ;;
     mpich5) h=$root/mpich-5.0.2; exe=$h/bin/mpiexec; abi_env "$h" ;;
     impi) h=$root/impi; exe=$h/bin/mpiexec; abi_env "$h"
         export I_MPI_ROOT=$h I_MPI_FABRICS=shm ;;
@@ -32,11 +35,14 @@ esac
     { echo "$host has no $h/mpich-abi/libmpich.so.12 (scripts/install-deps.sh makes it)" >&2; exit 3; }
 case $mode in
     libmpi) echo "${libmpi:-$h/lib/libmpi.so.12}"; exit 0 ;;
+    fortran) fort=${fort:-$h/mpich-abi/libmpichfort.so.12}
+        [ -e "$fort" ] || { echo "$host has no Fortran library ($fort)" >&2; exit 3; }
+        exit 0 ;;
     own) ;;
     xt) lib=${XT_LIB:-${XT_PREFIX:-}/lib/libromioxt.so}
         [ -f "$lib" ] || { echo "host-run.sh: no $lib (make install builds it)" >&2; exit 3; }
         export LD_PRELOAD=$lib${LD_PRELOAD:+:$LD_PRELOAD} ;;
-    *) echo "host-run.sh: mode '$mode': use own, xt or libmpi" >&2; exit 2 ;;
+    *) echo "host-run.sh: mode '$mode': use own, xt, libmpi or fortran" >&2; exit 2 ;;
 esac
 [ $# -gt 0 ] || exit 0
 exec "$exe" "$@"

@@ -8,6 +8,10 @@
 #                  (test/upstream/passes: stock and each extension), equals
 #                  the file the host's own MPI-IO writes, byte for byte
 #   errhandler     user file error handlers, get/set/call, c2f/f2c
+#   coll-perf-S    ROMIO's coll_perf (64^3 ints), FLASH-IO 8x8x8 (PnetCDF,
+#   flash-io-S     Debian's mpif90.mpich) and test/apps' Fortran t_fio: the
+#   fortran-S      files written with the library under hint set S (stock,
+#                  all extensions) equal the host's own (FLASH-IO: ncmpidiff)
 #   mpi/...        test/mpi's suite, built with mpicc.mpich and -lromioxt
 #                  ahead of the MPI, at up to 2 ranks
 #   upstream/...   ROMIO's own tests in the passes of XT_HOST_PASSES
@@ -27,6 +31,48 @@ printf '#!/bin/sh\nexec mpicc.mpich "$@" -L"%s" -Wl,-rpath,"%s" -lromioxt\n' \
 chmod +x "$bin/mpicc"
 xt_build mpicc.mpich -O1 -g -Wall -o "$bin/t_hostio" "$src/t_hostio.c"
 xt_build mpicc.mpich -O1 -g -Wall -o "$bin/t_errh" "$src/t_errh.c"
+
+# the real clients, built once with Debian's compilers
+COLL_PERF_N=64 "$XT_SRCDIR/scripts/coll-perf.sh" "$XT_UPSTREAM/src/mpi/romio/test/coll_perf.c" \
+    "$bin/cp" mpicc.mpich > "$bin/coll_perf.log" 2>&1 ||
+    { echo "FAIL $module/build (coll_perf)"; cat "$bin/coll_perf.log"; exit 1; }
+xt_build mpif90.mpich -O1 -o "$bin/t_fio" "$XT_SRCDIR/test/apps/t_fio.f90"
+apps=$XT_BUILDDIR/_build/apps
+e10dir=$bin/e10
+mkdir -p "$e10dir"
+printf '%s\n' "romio_ds_read adaptive" "romio_ds_write adaptive" "romio_orthrus enable" \
+    "e10_cache enable" "e10_cache_path $e10dir" "romio_prefetch enable" "romio_xt_stats enable" \
+    > "$bin/all.hints"
+
+# client HOST own|stock|all DIR PROGRAM ARGS...: run on HOST, output in DIR/out
+client() {
+    local h=$1 set=$2 d=$3; shift 3
+    rm -rf "$d" && mkdir -p "$d"
+    case $set in
+        own) timeout 300 "$hostrun" "$h" own -n 2 "$@" ;;
+        stock) timeout 300 "$hostrun" "$h" xt -n 2 "$@" ;;
+        all) ROMIO_HINTS=$bin/all.hints ROMIO_XT_STATS_FILE=$d/stats.jsonl \
+            timeout 300 "$hostrun" "$h" xt -n 2 "$@" ;;
+    esac > "$d/out" 2>&1 || { cat "$d/out"; return 1; }
+}
+coll_perf_case() {  # coll_perf_case HOST SET
+    [ -f "$out/cp.own/f" ] || client "$1" own "$out/cp.own" "$bin/cp/bin/coll_perf" -fname "$out/cp.own/f" ||
+        return 1
+    client "$1" "$2" "$out/cp.$2" "$bin/cp/bin/coll_perf" -fname "$out/cp.$2/f" &&
+        cmp "$out/cp.own/f" "$out/cp.$2/f"
+}
+fortran_case() {  # fortran_case HOST SET: t_fio's verdict and file
+    [ -f "$out/fio.own/f" ] || client "$1" own "$out/fio.own" "$bin/t_fio" "$out/fio.own/f" || return 1
+    client "$1" "$2" "$out/fio.$2" "$bin/t_fio" "$out/fio.$2/f" || return 1
+    grep ' max=1065538.0 errors=0$' "$out/fio.$2/out" && cmp "$out/fio.own/f" "$out/fio.$2/f"
+}
+flash_case() {  # flash_case HOST SET: every variable equal to the host's own files
+    [ -f "$out/fl.own/f_ncmpi_chk_0000.nc" ] ||
+        client "$1" own "$out/fl.own" "$apps/bin/flash_io_8_debian" "$out/fl.own/f_" || return 1
+    client "$1" "$2" "$out/fl.$2" "$apps/bin/flash_io_8_debian" "$out/fl.$2/f_" || return 1
+    python3 "$XT_SRCDIR/benchmarks/apps/apps.py" --compare "$XT_PREFIX" "$apps" "$out/fl.own" \
+        "$out/fl.$2" f_ncmpi_chk_0000.nc f_ncmpi_plt_cnt_0000.nc f_ncmpi_plt_crn_0000.nc
+}
 
 symbols_case() {  # the host's MPI-IO symbols, less ours: none
     local want have missing
@@ -66,6 +112,17 @@ for h in ${XT_HOSTS:-mpich4 mpich5 impi}; do
         p=$(basename "$p" .hints)
         run "same-bytes-$p" same_bytes_case "$h" "$p"
     done
+    for set in stock all; do run "coll-perf-$set" coll_perf_case "$h" "$set"; done
+    if ! why=$("$hostrun" "$h" fortran 2>&1); then
+        echo "SKIP $module/fortran and flash-io: $why"
+    else
+        for set in stock all; do run "fortran-$set" fortran_case "$h" "$set"; done
+        if [ -x "$apps/bin/flash_io_8_debian" ]; then
+            for set in stock all; do run "flash-io-$set" flash_case "$h" "$set"; done
+        else
+            echo "SKIP $module/flash-io: $apps/bin/flash_io_8_debian not built (make apps)"
+        fi
+    fi
     run errhandler timeout 120 "$hostrun" "$h" xt -n 2 "$bin/t_errh" "$out"
     # the launcher test/mpi's scripts call as $mpiexec
     printf '#!/bin/sh\nexec "%s" %s xt "$@"\n' "$hostrun" "$h" > "$out/mpiexec"

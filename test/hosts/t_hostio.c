@@ -24,6 +24,14 @@ static void check(int ok, const char *what)
         fprintf(stderr, "t_hostio: rank %d: %s differs\n", rank, what);
 }
 
+/* a read's status holds the count read (ROMIO sets it only when built to) */
+static void count_is(MPI_Status *st, MPI_Datatype t, int want, const char *what)
+{
+    int got = -1;
+    MPI_Get_count(st, t, &got);
+    check(got == want, what);
+}
+
 static int cval(int r, int c) { return r * 100003 + c * 7 + 11; }
 
 /* columns [rank*COLS, (rank+1)*COLS) of a ROWS x (COLS*nprocs) int matrix */
@@ -40,7 +48,9 @@ static void matrix(MPI_File fh, int write)
     if (write)
         MPI_File_write_all(fh, buf, ROWS * COLS, MPI_INT, MPI_STATUS_IGNORE);
     else {
-        MPI_File_read_all(fh, buf, ROWS * COLS, MPI_INT, MPI_STATUS_IGNORE);
+        MPI_Status st;
+        MPI_File_read_all(fh, buf, ROWS * COLS, MPI_INT, &st);
+        count_is(&st, MPI_INT, ROWS * COLS, "read_all's status count");
         for (int i = 0; i < ROWS * COLS; i++)
             check(buf[i] == cval(i / COLS, rank * COLS + i % COLS), "collective subarray");
     }
@@ -63,7 +73,9 @@ static void strided(MPI_File fh, MPI_Offset base, int write)
     if (write)
         MPI_File_write(fh, buf, n, MPI_INT, MPI_STATUS_IGNORE);
     else {
-        MPI_File_read(fh, buf, n, MPI_INT, MPI_STATUS_IGNORE);
+        MPI_Status st;
+        MPI_File_read(fh, buf, n, MPI_INT, &st);
+        count_is(&st, MPI_INT, n, "read's status count");
         for (int i = 0; i < n; i++)
             check(buf[i] == rank * 1000000 + i, "independent vector");
     }
@@ -83,7 +95,9 @@ static void ordered(MPI_File fh, MPI_Offset base, int write)
     if (write)
         MPI_File_write_ordered(fh, buf, n, MPI_BYTE, MPI_STATUS_IGNORE);
     else {
-        MPI_File_read_ordered(fh, buf, n, MPI_BYTE, MPI_STATUS_IGNORE);
+        MPI_Status st;
+        MPI_File_read_ordered(fh, buf, n, MPI_BYTE, &st);
+        count_is(&st, MPI_BYTE, n, "read_ordered's status count");
         for (int i = 0; i < n; i++)
             check(buf[i] == (char) ('a' + (rank + i) % 26), "ordered");
     }
@@ -102,7 +116,9 @@ static void nonblocking(MPI_File fh, MPI_Offset base, int write)
         MPI_File_iwrite_at(fh, off, buf, NB_DOUBLES, MPI_DOUBLE, &req);
     else
         MPI_File_iread_at(fh, off, buf, NB_DOUBLES, MPI_DOUBLE, &req);
-    MPI_Wait(&req, MPI_STATUS_IGNORE);
+    MPI_Status st;
+    MPI_Wait(&req, &st);
+    count_is(&st, MPI_DOUBLE, NB_DOUBLES, "iread/iwrite's status count");
     if (!write)
         for (int i = 0; i < NB_DOUBLES; i++)
             check(buf[i] == rank + i / 1024.0, "nonblocking");
