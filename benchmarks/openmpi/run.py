@@ -64,6 +64,26 @@ def env_for(args, io, hints, work, tag):
     return env
 
 
+def parse(wl, tag, stdout, stderr):
+    """One run's cells: coll_perf's two phases, or the kernel's RESULT lines."""
+    rows = []
+    if wl == "coll_perf":
+        for op, secs, mbps in COLL.findall(stderr + stdout):
+            rows.append({"cell": f"coll_perf {op}", "seconds": float(secs), "MBps": float(mbps)})
+        if len(rows) != 2:
+            raise SystemExit(f"bench: {tag}: no coll_perf times")
+        return rows
+    for line in stdout.splitlines():
+        if line.startswith("RESULT "):
+            kv = dict(x.split("=", 1) for x in line.split()[1:])
+            if kv["ok"] != "1":
+                raise SystemExit(f"bench: {tag}: a read did not verify")
+            secs = float(kv["seconds"])
+            rows.append({"cell": f"{wl} {kv['op']} {kv['cond']}", "seconds": secs,
+                         "MBps": int(kv["bytes"]) / secs / 1e6})
+    return rows
+
+
 def run_one(args, bindir, work, wl, cfg, rep):
     name, io, hints = cfg
     tag = f"{wl}.{name}.{rep}"
@@ -82,21 +102,7 @@ def run_one(args, bindir, work, wl, cfg, rep):
         f.write(p.stdout + p.stderr)
     if p.returncode != 0:
         raise SystemExit(f"openmpi bench: {tag} failed ({p.returncode}):\n{p.stderr[-2000:]}")
-    rows = []
-    if wl == "coll_perf":
-        for op, secs, mbps in COLL.findall(p.stderr + p.stdout):
-            rows.append({"cell": f"coll_perf {op}", "seconds": float(secs), "MBps": float(mbps)})
-        if len(rows) != 2:
-            raise SystemExit(f"openmpi bench: {tag}: no coll_perf times")
-    else:
-        for line in p.stdout.splitlines():
-            if line.startswith("RESULT "):
-                kv = dict(x.split("=", 1) for x in line.split()[1:])
-                if kv["ok"] != "1":
-                    raise SystemExit(f"openmpi bench: {tag}: a read did not verify")
-                secs = float(kv["seconds"])
-                rows.append({"cell": f"{wl} {kv['op']} {kv['cond']}", "seconds": secs,
-                             "MBps": int(kv["bytes"]) / secs / 1e6})
+    rows = parse(wl, tag, p.stdout, p.stderr)
     for r in rows:
         r.update(config=name, rep=rep)
     return rows
@@ -133,6 +139,15 @@ def summarize(rows, out):
     with open(os.path.join(out, "openmpi.md"), "w") as f:
         f.write("\n".join(lines) + "\n")
     print("\n".join(lines))
+    show = ["ompio", "romio321", "romioxt", "best romioxt"]
+    bar_plot(os.path.join(out, "openmpi.png"), [c[0] for c in summary],
+             [(n, [(c[1], c[2], c[3], c[5])[i] / c[2] for c in summary]) for i, n in enumerate(show)],
+             "MB/s relative to romio321 (median)",
+             "Open MPI 4.1.4, 2 ranks: OMPIO, romio321, romioxt (no hint, best config)")
+
+
+def bar_plot(path, labels, series, ylabel, title):
+    """Grouped bars, one group per label, one bar per (name, values) series."""
     try:
         import matplotlib
         matplotlib.use("Agg")
@@ -140,19 +155,18 @@ def summarize(rows, out):
     except ImportError:
         return
     fig, ax = plt.subplots(figsize=(12, 4.5))
-    show = ["ompio", "romio321", "romioxt", "best romioxt"]
-    width = 0.2
-    for i, s in enumerate(show):
-        vals = [(c[1], c[2], c[3], c[5])[i] / c[2] for c in summary]
-        ax.bar([k + (i - 1.5) * width for k in range(len(summary))], vals, width, label=s)
+    width = 0.8 / len(series)
+    for i, (name, vals) in enumerate(series):
+        ax.bar([k + (i - (len(series) - 1) / 2) * width for k in range(len(labels))], vals, width,
+               label=name)
     ax.axhline(1.0, color="grey", lw=0.8)
-    ax.set_xticks(range(len(summary)))
-    ax.set_xticklabels([c[0] for c in summary], rotation=40, ha="right", fontsize=8)
-    ax.set_ylabel("MB/s relative to romio321 (median)")
-    ax.set_title("Open MPI 4.1.4, 2 ranks: OMPIO, romio321, romioxt (no hint, best config)")
+    ax.set_xticks(range(len(labels)))
+    ax.set_xticklabels(labels, rotation=40, ha="right", fontsize=8)
+    ax.set_ylabel(ylabel)
+    ax.set_title(title)
     ax.legend(fontsize=8)
     fig.tight_layout()
-    fig.savefig(os.path.join(out, "openmpi.png"), dpi=90)
+    fig.savefig(path, dpi=90)
 
 
 def main():

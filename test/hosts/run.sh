@@ -19,6 +19,10 @@
 # XT_HOSTS limits the hosts (default: mpich4 mpich5 impi).
 . "$XT_SRCDIR/test/lib.sh"
 xt_test_init hosts
+if [ -n "${XT_SANITIZE:-}" ]; then
+    echo "SKIP hosts: a sanitizer-built library cannot be preloaded into the hosts' uninstrumented programs"
+    exit 0
+fi
 hostrun=$XT_SRCDIR/scripts/host-run.sh
 passes=$XT_SRCDIR/test/upstream/passes
 export XT_LIB=$XT_PREFIX/lib/libromioxt.so
