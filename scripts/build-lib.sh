@@ -19,6 +19,19 @@ if ! [ -f "$build/config.status" ] || [ "$(cat "$build/args" 2>/dev/null)" != "$
         { tail -n 30 "$build/configure.log"; exit 1; }
     echo "$args" > "$build/args"
 fi
+# MPICH's texts of ROMIO's error keys ("**filenoexist %s" -> "File %s does not
+# exist"; only those whose formats are %s and %d), for core/xt_host.c
+names=$romio/../errhan/errnames.txt
+[ -f "$names" ] || { echo "romio-xt: no $names (MPICH's error texts)" >&2; exit 1; }
+awk '/^#/ || /^[[:space:]]*$/ { next }
+     { line = line $0 } /\\$/ { sub(/\\$/, "", line); next }
+     { k = index(line, ":"); key = substr(line, 1, k - 1); txt = substr(line, k + 1); line = ""
+       t = txt; gsub(/%[sd]/, "", t); if (k == 0 || index(t, "%")) next
+       gsub(/[\\"]/, "\\&", key); gsub(/[\\"]/, "\\&", txt); gsub(/[[:space:]]+/, " ", txt)
+       printf "{\"%s\", \"%s\"},\n", key, txt }' "$names" > "$build/xt_errnames.tmp"
+mkdir -p "$build/adio/include"
+cmp -s "$build/xt_errnames.tmp" "$build/adio/include/xt_errnames.h" ||
+    mv "$build/xt_errnames.tmp" "$build/adio/include/xt_errnames.h"
 echo "$xt_cflags" > "$build/xt-cflags.tmp"
 cmp -s "$build/xt-cflags.tmp" "$build/xt-cflags" || { rm -rf "$build/xt"; mv "$build/xt-cflags.tmp" "$build/xt-cflags"; }
 make -C "$build" -f "$srcdir/build/xt.mk" XT_SRCS="$xt_srcs" XT_CFLAGS="$xt_cflags" xt/libromioxt.la

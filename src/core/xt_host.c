@@ -1,7 +1,7 @@
 /* romio-xt: what libromioxt.so adds to ROMIO's default glue so that it runs
  * inside a host MPI it was not built with (docs/library.md): file error
- * handlers of any kind (user ones too), MPI-5's integer handle conversions,
- * and one lock around ROMIO's calls (MPICH's own is inside MPICH).  Compiled
+ * handlers of any kind (user ones too), ROMIO's messages for fatal errors,
+ * MPI-5's integer handle conversions, and one lock around ROMIO's calls (MPICH's own is inside MPICH).  Compiled
  * only into the library, never into the patched MPICH, whose glue has these. */
 #include "adio.h"
 #include "adio_extern.h"
@@ -9,6 +9,7 @@
 #include <dlfcn.h>
 #include <pthread.h>
 #include <sched.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -58,10 +59,54 @@ static struct {
 static int nerrh;
 static _Thread_local char last_msg[1024];
 
-/* MPIO_Err_create_code's text: printed only when a handler is fatal */
-void xt_host_err_note(const char *msg)
+/* --- ROMIO's messages -----------------------------------------------------
+ * ROMIO names an error by MPICH's keys ("**filenoexist %s"); their texts come
+ * from MPICH's errnames.txt (xt_errnames.h, made by scripts/build-lib.sh).
+ * The code returned is the error class: a code of the host's own numbering
+ * cannot carry a text portably (MPICH 4.0.2 garbles MPI_Add_error_code's
+ * codes of predefined classes), so the text is printed only when a handler
+ * is fatal. */
+
+static const char *const errnames[][2] = {
+#include "xt_errnames.h"
+};
+/* the conversions of a format, in order ("%s%d"), to match a key's to its text's */
+static void conversions(const char *fmt, char *out, size_t n)
 {
-    snprintf(last_msg, sizeof last_msg, "%s", msg);
+    size_t k = 0;
+    for (const char *p = strchr(fmt, '%'); p && k + 3 < n; p = strchr(p + 2, '%')) {
+        out[k++] = '%';
+        out[k++] = p[1];
+    }
+    out[k] = 0;
+}
+
+static const char *errname(const char *key)
+{
+    char a[64], b[64];
+    if (key == NULL)
+        return NULL;
+    for (size_t i = 0; i < sizeof errnames / sizeof errnames[0]; i++)
+        if (strcmp(errnames[i][0], key) == 0) {
+            conversions(key, a, sizeof a);
+            conversions(errnames[i][1], b, sizeof b);
+            return strcmp(a, b) == 0 ? errnames[i][1] : NULL;
+        }
+    return NULL;
+}
+
+int xt_host_err_create(int cls, const char *fcname, int line, const char *generic,
+                       const char *specific, va_list ap)
+{
+    char text[MPI_MAX_ERROR_STRING];
+    const char *fmt = errname(specific);
+    if (fmt)
+        vsnprintf(text, sizeof text, fmt, ap);
+    else
+        snprintf(text, sizeof text, "%s", errname(generic) ? errname(generic)
+                 : specific ? specific : generic ? generic : "I/O error");
+    snprintf(last_msg, sizeof last_msg, "%s (line %d): %s\n", fcname, line, text);
+    return cls;
 }
 
 static xt_file_errfn *errh_fn(MPI_Errhandler eh)
