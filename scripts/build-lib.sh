@@ -1,17 +1,24 @@
 #!/bin/sh
-# build-lib.sh SRCDIR ROMIO BUILD MPICC OUT "XT_SRCS" "XT_CFLAGS"
-# Builds libromioxt.so: ROMIO (the patched tree ROMIO, its own configure,
-# outside MPICH: default glue, no Fortran of its own) with romio-xt's modules,
+# build-lib.sh ABI SRCDIR ROMIO BUILD MPICC OUT "XT_SRCS" "XT_CFLAGS"
+# Builds libromioxt.so (ABI mpich) or libromioxt-ompi.so (ABI ompi: Open MPI
+# 5, whose MPI-1 datatypes and combiners ROMIO still names): ROMIO (the
+# patched tree ROMIO, its own configure, outside MPICH: default glue, no
+# Fortran of its own) with romio-xt's modules,
 # compiled with the host ABI's MPICC into BUILD, linked into OUT with only the
 # MPI-IO interface exported (build/libromioxt.map).  MPI itself stays
 # unresolved: the host MPI the program runs on provides it.
 set -e
-srcdir=$1 romio=$2 build=$3 mpicc=$4 out=$5 xt_srcs=$6 xt_cflags=$7
-args="CC=$mpicc CPPFLAGS=-DMPIO_BUILD_PROFILING --disable-f77 --disable-f90 --disable-static"
+abi=$1 srcdir=$2 romio=$3 build=$4 mpicc=$5 out=$6 xt_srcs=$7 xt_cflags=$8
+case $abi in
+    mpich) cppflags=-DMPIO_BUILD_PROFILING ;;
+    ompi) cppflags="-DMPIO_BUILD_PROFILING -DOMPI_OMIT_MPI1_COMPAT_DECLS=0" ;;
+    *) echo "build-lib.sh: ABI '$abi': use mpich or ompi" >&2; exit 2 ;;
+esac
+args="CC=$mpicc CPPFLAGS=$cppflags --disable-f77 --disable-f90 --disable-static"
 mkdir -p "$build"
 if ! [ -f "$build/config.status" ] || [ "$(cat "$build/args" 2>/dev/null)" != "$args" ]; then
     echo "romio-xt: configuring ROMIO outside MPICH with $mpicc, log in $build/configure.log"
-    (cd "$build" && env CC="$mpicc" CPPFLAGS=-DMPIO_BUILD_PROFILING \
+    (cd "$build" && env CC="$mpicc" CPPFLAGS="$cppflags" \
         "$romio/configure" --disable-f77 --disable-f90 --disable-static > configure.log 2>&1) ||
         { tail -n 30 "$build/configure.log"; exit 1; }
     echo "$args" > "$build/args"
