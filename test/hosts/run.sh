@@ -1,6 +1,7 @@
 #!/bin/bash
-# romio-xt's library (libromioxt.so) inside each host MPI of the MPICH ABI
-# (scripts/host-run.sh: mpich4, mpich5, impi; docs/library.md).  Per host:
+# romio-xt's library inside each host MPI: libromioxt.so in those of the
+# MPICH ABI, libromioxt-ompi.so in Open MPI 5 (scripts/host-run.sh: mpich4,
+# mpich5, impi, ompi5; docs/library.md).  Per host:
 #   symbols        every MPI-IO symbol the host exports, the library exports
 #                  too (a call to one it lacked would hand our file handle to
 #                  the host's own ROMIO)
@@ -8,25 +9,28 @@
 #                  (test/upstream/passes: stock and each extension), equals
 #                  the file the host's own MPI-IO writes, byte for byte
 #   errhandler     user file error handlers, get/set/call, c2f/f2c
-#   mpi/...        test/mpi's suite, built with mpicc.mpich and -lromioxt
-#                  ahead of the MPI, at up to 2 ranks
+#   mpi/...        test/mpi's suite, built with the host ABI's mpicc and
+#                  the library ahead of the MPI, at up to 2 ranks
 #   upstream/...   ROMIO's own tests in the passes of XT_HOST_PASSES
 # A host that is not installed prints "SKIP hosts/HOST: reason".
-# XT_HOSTS limits the hosts (default: mpich4 mpich5 impi).
+# XT_HOSTS limits the hosts (default: mpich4 mpich5 impi ompi5).
 . "$XT_SRCDIR/test/lib.sh"
 xt_test_init hosts
 hostrun=$XT_SRCDIR/scripts/host-run.sh
 passes=$XT_SRCDIR/test/upstream/passes
-export XT_LIB=$XT_PREFIX/lib/libromioxt.so
+top=$out
 
-bin=$out
+# host_build HOST LIBNAME: HOST's programs into $bin, with its compiler;
 # test/mpi's programs call romioxt_describe_stack: they link the library
 # ahead of the MPI (link order; at run time it is preloaded as well)
-printf '#!/bin/sh\nexec mpicc.mpich "$@" -L"%s" -Wl,-rpath,"%s" -lromioxt\n' \
-    "$XT_PREFIX/lib" "$XT_PREFIX/lib" > "$bin/mpicc"
-chmod +x "$bin/mpicc"
-xt_build mpicc.mpich -O1 -g -Wall -o "$bin/t_hostio" "$src/t_hostio.c"
-xt_build mpicc.mpich -O1 -g -Wall -o "$bin/t_errh" "$src/t_errh.c"
+host_build() {
+    printf '#!/bin/sh\nexec "%s" %s cc "$@" -L"%s" -Wl,-rpath,"%s" -l%s\n' \
+        "$hostrun" "$1" "$XT_PREFIX/lib" "$XT_PREFIX/lib" "${2#lib}" > "$bin/mpicc"
+    chmod +x "$bin/mpicc"
+    [ -x "$bin/t_errh" ] && return 0
+    xt_build "$hostrun" "$1" cc -O1 -g -Wall -o "$bin/t_hostio" "$src/t_hostio.c"
+    xt_build "$hostrun" "$1" cc -O1 -g -Wall -o "$bin/t_errh" "$src/t_errh.c"
+}
 
 symbols_case() {  # the host's MPI-IO symbols, less ours: none
     local want have missing
@@ -35,7 +39,7 @@ symbols_case() {  # the host's MPI-IO symbols, less ours: none
     have=$(nm -D --defined-only "$XT_LIB" | awk '{print $3}' | sort)
     [ "$(echo "$want" | wc -l)" -gt 100 ] || { echo "host exports only: $want"; return 1; }
     missing=$(comm -23 <(echo "$want") <(echo "$have"))
-    echo "host: $(echo "$want" | wc -l) MPI-IO symbols; libromioxt.so lacks: ${missing:-none}"
+    echo "host: $(echo "$want" | wc -l) MPI-IO symbols; $(basename "$XT_LIB") lacks: ${missing:-none}"
     [ -z "$missing" ]
 }
 
@@ -54,13 +58,17 @@ same_bytes_case() {  # same_bytes_case HOST PASS
     cmp "$d/own.dat" "$d/$p.dat"
 }
 
-for h in ${XT_HOSTS:-mpich4 mpich5 impi}; do
+for h in ${XT_HOSTS:-mpich4 mpich5 impi ompi5}; do
     if ! why=$("$hostrun" "$h" own 2>&1); then
         echo "SKIP hosts/$h: $why"
         continue
     fi
-    module=hosts/$h out=$bin/$h
-    mkdir -p "$out"
+    case $h in ompi5) abi=ompi lib=libromioxt-ompi ;; *) abi=mpich lib=libromioxt ;; esac
+    export XT_LIB=$XT_PREFIX/lib/$lib.so
+    [ -f "$XT_LIB" ] || { echo "SKIP hosts/$h: no $XT_LIB"; continue; }
+    module=hosts/$h out=$top/$h bin=$top/$abi
+    mkdir -p "$out" "$bin"
+    host_build "$h" "$lib"
     run symbols symbols_case "$h"
     for p in "$passes"/*.hints; do
         p=$(basename "$p" .hints)
