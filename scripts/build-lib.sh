@@ -1,15 +1,25 @@
 #!/bin/sh
-# build-lib.sh SRCDIR ROMIO BUILD MPICC OUT "XT_SRCS" "XT_CFLAGS"
-# Builds libromioxt.so: ROMIO (the patched tree ROMIO, its own configure,
-# outside MPICH: default glue, no Fortran of its own) with romio-xt's modules,
+# build-lib.sh ABI SRCDIR ROMIO BUILD MPICC OUT "XT_SRCS" "XT_CFLAGS"
+# Builds libromioxt.so (ABI mpich) or libromioxt-ompi.so (ABI ompi: Open MPI
+# 5, whose MPI-1 datatypes and combiners ROMIO still names): ROMIO (the
+# patched tree ROMIO, its own configure, outside MPICH: default glue, no
+# Fortran of its own) with romio-xt's modules,
 # compiled with the host ABI's MPICC into BUILD, linked into OUT with only the
 # MPI-IO interface exported (build/libromioxt.map).  MPI itself stays
-# unresolved: the host MPI the program runs on provides it.
+# unresolved (ABI mpich): the host MPI the program runs on provides it.
 set -e
-srcdir=$1 romio=$2 build=$3 mpicc=$4 out=$5 xt_srcs=$6 xt_cflags=$7
+abi=$1 srcdir=$2 romio=$3 build=$4 mpicc=$5 out=$6 xt_srcs=$7 xt_cflags=$8
 # HAVE_STATUS_SET_BYTES: ROMIO sets the byte count of every status it returns
 # (MPI_Status_set_elements_x; configure only says so inside MPICH or Open MPI)
-cppflags=-DHAVE_STATUS_SET_BYTES
+case $abi in
+    mpich) cppflags=-DHAVE_STATUS_SET_BYTES mpilib= ;;
+    # Open MPI's handles are its data (&ompi_mpi_comm_world...), bound at load
+    # time: the library needs libmpi.so.40, or a preload into a process
+    # without it (a shell, valgrind's launcher) fails
+    ompi) cppflags="-DHAVE_STATUS_SET_BYTES -DOMPI_OMIT_MPI1_COMPAT_DECLS=0"
+        mpilib="-L$(dirname "$mpicc")/../lib -lmpi" ;;
+    *) echo "build-lib.sh: ABI '$abi': use mpich or ompi" >&2; exit 2 ;;
+esac
 args="CC=$mpicc CPPFLAGS=$cppflags --disable-f77 --disable-f90 --disable-static"
 mkdir -p "$build"
 if ! [ -f "$build/config.status" ] || [ "$(cat "$build/args" 2>/dev/null)" != "$args" ]; then
@@ -44,6 +54,6 @@ objs=$(cd "$build" && find . -name '*.lo' ! -path './test*' ! -name mpir_cst_fil
     while read -r lo; do echo "$(dirname "$lo")/$(sed -n "s/^pic_object='\(.*\)'/\1/p" "$lo")"; done)
 mkdir -p "$(dirname "$out")"
 (cd "$build" && ${CC:-cc} -shared -o "$out.tmp" -Wl,-soname,"$(basename "$out")" \
-    -Wl,--version-script="$srcdir/build/libromioxt.map" $objs -lpthread -ldl -lrt -lm)
+    -Wl,--version-script="$srcdir/build/libromioxt.map" $objs $mpilib -lpthread -ldl -lrt -lm)
 mv "$out.tmp" "$out"
 echo "romio-xt: built $out"

