@@ -14,9 +14,11 @@
 #   fortran-S      files written with the library under hint set S (stock,
 #                  all extensions) equal the host's own (FLASH-IO: ncmpidiff);
 #                  hosts of the MPICH ABI
-#   mpi/...        test/mpi's suite, built with the host ABI's mpicc and
-#                  the library ahead of the MPI, at up to 2 ranks
-#   upstream/...   ROMIO's own tests in the passes of XT_HOST_PASSES
+#   mpi/..., M/... test/mpi's suite, every module's (test/<module>) and the
+#                  hardening suite, built with the host ABI's mpicc and the
+#                  library ahead of the MPI, at up to 2 ranks
+#   upstream/...   ROMIO's own tests in the passes of XT_HOST_PASSES (default
+#                  stock, orthrus, ds-adaptive), less error and darray_read
 # A host that is not installed prints "SKIP hosts/HOST: reason".
 # XT_HOSTS limits the hosts (default: mpich4 mpich5 impi ompi5).
 . "$XT_SRCDIR/test/lib.sh"
@@ -33,8 +35,9 @@ top=$out
 # test/mpi's programs call romioxt_describe_stack: they link the library
 # ahead of the MPI (link order; at run time it is preloaded as well)
 host_build() {
-    printf '#!/bin/sh\nexec "%s" %s cc "$@" -L"%s" -Wl,-rpath,"%s" -l%s\n' \
-        "$hostrun" "$1" "$XT_PREFIX/lib" "$XT_PREFIX/lib" "${2#lib}" > "$bin/mpicc"
+    # (by its path: -L PREFIX/lib would make -lmpi find romio-xt's own MPICH)
+    printf '#!/bin/sh\nexec "%s" %s cc "$@" "%s" -Wl,-rpath,"%s"\n' \
+        "$hostrun" "$1" "$XT_PREFIX/lib/$2.so" "$XT_PREFIX/lib" > "$bin/mpicc"
     chmod +x "$bin/mpicc"
     printf '#!/bin/sh\nexec "%s" %s cc "$@"\n' "$hostrun" "$1" > "$bin/hostcc"
     chmod +x "$bin/hostcc"
@@ -83,6 +86,37 @@ flash_case() {  # flash_case HOST SET: every variable equal to the host's own fi
     client "$1" "$2" "$out/fl.$2" "$apps/bin/flash_io_8_debian" "$out/fl.$2/f_" || return 1
     python3 "$XT_SRCDIR/benchmarks/apps/apps.py" --compare "$XT_PREFIX" "$apps" "$out/fl.own" \
         "$out/fl.$2" f_ncmpi_chk_0000.nc f_ncmpi_plt_cnt_0000.nc f_ncmpi_plt_crn_0000.nc
+}
+
+host_suites() {  # test/<module>/run.sh of every src/<module>/, and hardening
+    local m
+    for m in "$XT_SRCDIR"/src/*/; do
+        m=$(basename "$m")
+        [ -f "$XT_SRCDIR/test/$m/run.sh" ] && echo "$m"
+    done
+    echo hardening
+}
+
+# ROMIO's own tests in the passes XT_HOST_PASSES, less two (docs/library.md):
+# error (it wants MPICH's text in MPI_Error_string; the library's codes are
+# the error classes) and darray_read (a cyclic darray's flattening lists
+# blocks twice outside MPICH, so MPI_File_set_view refuses it)
+host_upstream() {
+    local h=$1 mpi_h=/usr/include/x86_64-linux-gnu/mpich/mpi.h f77=mpif77.mpich t tests=()
+    [ "$abi" != ompi ] || mpi_h=${ROMIO_XT_HOSTS:-/opt/romio-xt-hosts}/openmpi-5.0.11/include/mpi.h
+    "$hostrun" "$h" fortran 2> /dev/null || f77=
+    for t in $(sed -n 's/^\([a-z_0-9-]*\)[[:space:]]*|.*/\1/p' "$XT_SRCDIR/test/upstream/tests.list"); do
+        case $t in
+            error | darray_read) ;;
+            f*) [ -n "$f77" ] && tests+=("$t") ;;
+            *) tests+=("$t") ;;
+        esac
+    done
+    [ -n "$f77" ] || echo "SKIP $module/upstream Fortran tests: $h has no Fortran library"
+    XT_UPSTREAM_MPICC=$bin/mpicc XT_UPSTREAM_MPIF77=${f77:-false} XT_UPSTREAM_MPIEXEC=$out/mpiexec \
+        XT_UPSTREAM_MPI_H=$mpi_h XT_UPSTREAM_OUT=$out/upstream XT_UPSTREAM_NAME=hosts/$h/upstream \
+        XT_UPSTREAM_PASSES=${XT_HOST_PASSES:-stock orthrus ds-adaptive} \
+        bash "$XT_SRCDIR/test/upstream/run.sh" "${tests[@]}" || fails=$((fails + 1))
 }
 
 symbols_case() {  # the host's MPI-IO symbols, less ours: none
@@ -142,7 +176,19 @@ for h in ${XT_HOSTS:-mpich4 mpich5 impi ompi5}; do
     # the launcher test/mpi's scripts call as $mpiexec
     printf '#!/bin/sh\nexec "%s" %s xt "$@"\n' "$hostrun" "$h" > "$out/mpiexec"
     chmod +x "$out/mpiexec"
+    [ "$abi" != ompi ] || export XT_NO_LONG_INFO="Open MPI's MPI_Info_set refuses values \
+longer than its MPI_MAX_INFO_VAL (256) before romio-xt sees them"
     XT_LABEL=hosts/$h XT_MPICC=$bin/mpicc XT_MPIEXEC=$out/mpiexec XT_MAX_NP=2 \
         bash "$XT_SRCDIR/test/mpi/run.sh" || fails=$((fails + 1))
+    # every module's own tests and the hardening suite, inside this host (the
+    # MPICH ABI: their cases use MPICH's emulated nodes, Debian's
+    # libhdf5-mpich and hydra's process binding)
+    [ "$abi" = mpich ] || echo "SKIP $module/<module> suites: they need MPICH (emulated nodes, libhdf5-mpich)"
+    for m in $([ "$abi" != mpich ] || host_suites); do
+        XT_LABEL=hosts/$h XT_MPICC=$bin/mpicc XT_MPIEXEC=$out/mpiexec XT_MAX_NP=2 \
+            bash "$XT_SRCDIR/test/$m/run.sh" || fails=$((fails + 1))
+    done
+    unset XT_NO_LONG_INFO
+    host_upstream "$h"
 done
 xt_finish
