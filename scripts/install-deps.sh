@@ -40,9 +40,11 @@ pip install -q atheris 2> /dev/null || echo "atheris not installed: fuzz_xtt.py 
 # program built with mpicc.mpich runs on it unchanged.
 hosts=${ROMIO_XT_HOSTS:-/opt/romio-xt-hosts}
 pip_host() {  # pip_host DIR PACKAGE==VERSION...
-    [ -f "$hosts/$1/.installed" ] && return 0
+    d=$hosts/$1
+    shift
+    [ -f "$d/.installed" ] && return 0
     /usr/bin/python3 -m pip install -q --no-deps --ignore-installed --no-warn-script-location \
-        --break-system-packages --prefix "$hosts/$1" "$@" && touch "$hosts/$1/.installed"
+        --break-system-packages --prefix "$d" "$@" && touch "$d/.installed"
 }
 pip_host mpich-5.0.2 mpich==5.0.2
 pip_host impi impi-rt==2021.19.0 impi-devel==2021.19.0
