@@ -32,6 +32,22 @@ static void count_is(MPI_Status *st, MPI_Datatype t, int want, const char *what)
     check(got == want, what);
 }
 
+typedef int write_fn(MPI_File, const void *, int, MPI_Datatype, MPI_Status *);
+typedef int read_fn(MPI_File, void *, int, MPI_Datatype, MPI_Status *);
+
+/* one blocking call: the write, or the read with its status's count checked */
+static void move(MPI_File fh, write_fn *wr, read_fn *rd, void *buf, int n, MPI_Datatype t,
+                 int write, const char *what)
+{
+    MPI_Status st;
+    if (write) {
+        wr(fh, buf, n, t, &st);
+        return;
+    }
+    rd(fh, buf, n, t, &st);
+    count_is(&st, t, n, what);
+}
+
 static int cval(int r, int c) { return r * 100003 + c * 7 + 11; }
 
 /* columns [rank*COLS, (rank+1)*COLS) of a ROWS x (COLS*nprocs) int matrix */
@@ -45,15 +61,11 @@ static void matrix(MPI_File fh, int write)
     int *buf = malloc(sizeof(int) * ROWS * COLS);
     for (int i = 0; i < ROWS * COLS; i++)
         buf[i] = write ? cval(i / COLS, rank * COLS + i % COLS) : -1;
-    if (write)
-        MPI_File_write_all(fh, buf, ROWS * COLS, MPI_INT, MPI_STATUS_IGNORE);
-    else {
-        MPI_Status st;
-        MPI_File_read_all(fh, buf, ROWS * COLS, MPI_INT, &st);
-        count_is(&st, MPI_INT, ROWS * COLS, "read_all's status count");
+    move(fh, MPI_File_write_all, MPI_File_read_all, buf, ROWS * COLS, MPI_INT, write,
+         "read_all's status count");
+    if (!write)
         for (int i = 0; i < ROWS * COLS; i++)
             check(buf[i] == cval(i / COLS, rank * COLS + i % COLS), "collective subarray");
-    }
     free(buf);
     MPI_Type_free(&sub);
 }
@@ -70,15 +82,10 @@ static void strided(MPI_File fh, MPI_Offset base, int write)
     int n = VEC_COUNT * VEC_BLOCK, *buf = malloc(sizeof(int) * n);
     for (int i = 0; i < n; i++)
         buf[i] = write ? rank * 1000000 + i : -1;
-    if (write)
-        MPI_File_write(fh, buf, n, MPI_INT, MPI_STATUS_IGNORE);
-    else {
-        MPI_Status st;
-        MPI_File_read(fh, buf, n, MPI_INT, &st);
-        count_is(&st, MPI_INT, n, "read's status count");
+    move(fh, MPI_File_write, MPI_File_read, buf, n, MPI_INT, write, "read's status count");
+    if (!write)
         for (int i = 0; i < n; i++)
             check(buf[i] == rank * 1000000 + i, "independent vector");
-    }
     free(buf);
     MPI_Type_free(&vec);
     MPI_Type_free(&ft);
@@ -92,15 +99,11 @@ static void ordered(MPI_File fh, MPI_Offset base, int write)
     MPI_File_set_view(fh, base, MPI_BYTE, MPI_BYTE, "native", MPI_INFO_NULL);
     for (int i = 0; i < n; i++)
         buf[i] = write ? (char) ('a' + (rank + i) % 26) : 0;
-    if (write)
-        MPI_File_write_ordered(fh, buf, n, MPI_BYTE, MPI_STATUS_IGNORE);
-    else {
-        MPI_Status st;
-        MPI_File_read_ordered(fh, buf, n, MPI_BYTE, &st);
-        count_is(&st, MPI_BYTE, n, "read_ordered's status count");
+    move(fh, MPI_File_write_ordered, MPI_File_read_ordered, buf, n, MPI_BYTE, write,
+         "read_ordered's status count");
+    if (!write)
         for (int i = 0; i < n; i++)
             check(buf[i] == (char) ('a' + (rank + i) % 26), "ordered");
-    }
     free(buf);
 }
 
