@@ -20,11 +20,15 @@ case $abi in
         mpilib="-L$(dirname "$mpicc")/../lib -lmpi" ;;
     *) echo "build-lib.sh: ABI '$abi': use mpich or ompi" >&2; exit 2 ;;
 esac
-args="CC=$mpicc CPPFLAGS=$cppflags --disable-f77 --disable-f90 --disable-static"
+# a sanitizer build (XT_CFLAGS has -fsanitize=...): ROMIO is compiled and
+# the library linked with the same sanitizers
+san=$(echo "$xt_cflags" | grep -o -- '-fsanitize=[^ ]*' || true)
+cflags="-g -O2${san:+ $san -fno-omit-frame-pointer}"
+args="CC=$mpicc CPPFLAGS=$cppflags CFLAGS=$cflags --disable-f77 --disable-f90 --disable-static"
 mkdir -p "$build"
 if ! [ -f "$build/config.status" ] || [ "$(cat "$build/args" 2>/dev/null)" != "$args" ]; then
     echo "romio-xt: configuring ROMIO outside MPICH with $mpicc, log in $build/configure.log"
-    (cd "$build" && env CC="$mpicc" CPPFLAGS="$cppflags" \
+    (cd "$build" && env CC="$mpicc" CPPFLAGS="$cppflags" CFLAGS="$cflags" \
         "$romio/configure" --disable-f77 --disable-f90 --disable-static > configure.log 2>&1) ||
         { tail -n 30 "$build/configure.log"; exit 1; }
     echo "$args" > "$build/args"
@@ -53,7 +57,7 @@ make -C "$build" libromio.la
 objs=$(cd "$build" && find . -name '*.lo' ! -path './test*' ! -name mpir_cst_filesys.lo | sort |
     while read -r lo; do echo "$(dirname "$lo")/$(sed -n "s/^pic_object='\(.*\)'/\1/p" "$lo")"; done)
 mkdir -p "$(dirname "$out")"
-(cd "$build" && ${CC:-cc} -shared -o "$out.tmp" -Wl,-soname,"$(basename "$out")" \
+(cd "$build" && ${CC:-cc} -shared $san -o "$out.tmp" -Wl,-soname,"$(basename "$out")" \
     -Wl,--version-script="$srcdir/build/libromioxt.map" $objs $mpilib -lpthread -ldl -lrt -lm)
 mv "$out.tmp" "$out"
 echo "romio-xt: built $out"

@@ -56,7 +56,9 @@ install_confined() {
         { tail "$out/destdir-install.log"; return 1; }
     local outside; outside=$(cd "$d" && find . ! -type d | sed 's|^\.||' | grep -v "^$XT_PREFIX/")
     [ -z "$outside" ] || { echo "installed outside $XT_PREFIX:"; echo "$outside" | head; return 1; }
-    [ -e "$d$XT_PREFIX/lib/libmpichfort.so.12" ] || { echo "no lib/libmpichfort.so.12"; return 1; }
+    local want=lib/libmpichfort.so.12
+    [ "${XT_MPICH_BUILD:-yes}" = yes ] || want=lib/libromioxt.so
+    [ -e "$d$XT_PREFIX/$want" ] || { echo "no $want"; return 1; }
     echo "$(cd "$d" && find . ! -type d | wc -l) files, all under $XT_PREFIX"
     rm -rf "$d"
 }
@@ -65,6 +67,14 @@ run install-confined-to-prefix install_confined
 # --- Fortran ---------------------------------------------------------------------
 fortran_installed() {
     local f
+    # the library's build: PREFIX/bin wraps Debian's MPICH compilers
+    if [ "${XT_MPICH_BUILD:-yes}" != yes ]; then
+        for f in mpif77 mpif90 mpifort; do
+            [ -x "$XT_PREFIX/bin/$f" ] || { echo "missing $XT_PREFIX/bin/$f"; return 1; }
+            grep -q "$f.mpich" "$XT_PREFIX/bin/$f" || { echo "$f does not wrap $f.mpich"; return 1; }
+        done
+        return 0
+    fi
     for f in bin/mpif77 bin/mpif90 bin/mpifort lib/libmpifort.so.12 lib/libmpichfort.so.12; do
         [ -e "$XT_PREFIX/$f" ] || { echo "missing $XT_PREFIX/$f"; return 1; }
     done
@@ -80,6 +90,11 @@ build_fortran() {
     "$debf90" -O1 -o t_fio_deb "$src/t_fio.f90" || return 1
     readelf -d t_fio_deb | grep -q 'NEEDED.*libmpichfort.so.12' ||
         { echo "t_fio_deb is not linked to libmpichfort.so.12"; return 1; }
+    if [ "${XT_MPICH_BUILD:-yes}" != yes ]; then
+        readelf -d t_fio_xt | grep -q 'NEEDED.*libromioxt.so' ||
+            { echo "t_fio_xt is not linked to libromioxt.so"; return 1; }
+        return 0
+    fi
     LD_LIBRARY_PATH=$XT_PREFIX/lib ldd ./t_fio_deb | grep -q "libmpichfort.so.12 => $XT_PREFIX/lib/" ||
         { echo "t_fio_deb does not load our libmpichfort.so.12"; return 1; }
 }
