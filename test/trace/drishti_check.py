@@ -124,9 +124,9 @@ def main():
         mine = set() if mine is None else mine
         diff = (mine - theirs, theirs - mine)
         assert diff == DIFFERENT.get(rel, (set(), set())), (rel, sorted(mine), sorted(theirs))
-        print(f"{name:<40} both: {' '.join(sorted(mine & theirs)) or '-'}; only romio-xt-phases: "
-              f"{' '.join(sorted(diff[0])) or '-'}; only Drishti: {' '.join(sorted(diff[1])) or '-'}"
-              f"; {nlines} hint lines")
+        words = [" ".join(sorted(x)) or "-" for x in (mine & theirs, *diff)]
+        print(f"{name:<40} both: {words[0]}; only romio-xt-phases: {words[1]}; "
+              f"only Drishti: {words[2]}; {nlines} hint lines")
 
 
 main()
