@@ -26,6 +26,11 @@ apt-get install -y -q --no-install-recommends \
 # /usr/bin/python3 that romio-xt-phases runs on.
 apt-get install -y -q --no-install-recommends python3-pip python3-pandas python3-cffi
 /usr/bin/python3 -m pip install -q --no-deps --break-system-packages darshan==3.5.0
+# Drishti, for the agreement test of romio-xt-phases' diagnosis (test/trace,
+# drishti-agreement): its Darshan report needs rich and packaging (Debian's);
+# recorder-utils serves only its Recorder reader, not needed
+apt-get install -y -q --no-install-recommends python3-rich python3-packaging
+/usr/bin/python3 -m pip install -q --no-deps --break-system-packages drishti-io==0.8
 # the fuzz harnesses (make fuzz; test/fuzz): libFuzzer comes with clang's
 # runtime; the trace reader's harness uses atheris when pip has it (else a
 # mutation loop)

@@ -230,4 +230,13 @@ else
     echo "SKIP trace/darshan-logs (PyDarshan missing for $py: scripts/install-deps.sh installs it)"
 fi
 
+# the diagnosis against Drishti's on every log in PyDarshan's package: the same
+# triggers but for the differences docs/phases.md explains; hints for each
+if "$py" -c 'import darshan, rich, drishti.includes' 2> /dev/null; then
+    run drishti-agreement "$py" "$src/drishti_check.py" "$phases" "$out"
+else
+    echo "SKIP trace/drishti-agreement (PyDarshan or drishti-io missing for $py:" \
+        "scripts/install-deps.sh installs them)"
+fi
+
 xt_finish
