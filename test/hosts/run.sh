@@ -1,7 +1,7 @@
 #!/bin/bash
 # romio-xt's library inside each host MPI: libromioxt.so in those of the
 # MPICH ABI, libromioxt-ompi.so in Open MPI 5 (scripts/host-run.sh: mpich4,
-# mpich5, impi, ompi5; docs/library.md).  Per host:
+# mpich5, impi, ompi4, ompi5; docs/library.md).  Per host:
 #   symbols        every MPI-IO symbol the host exports, the library exports
 #                  too (a call to one it lacked would hand our file handle to
 #                  the host's own ROMIO)
@@ -21,7 +21,7 @@
 #   upstream/...   ROMIO's own tests in the passes of XT_HOST_PASSES (default
 #                  stock, orthrus, ds-adaptive), less error and darray_read
 # A host that is not installed prints "SKIP hosts/HOST: reason".
-# XT_HOSTS limits the hosts (default: mpich4 mpich5 impi ompi5).
+# XT_HOSTS limits the hosts (default: mpich4 mpich5 impi ompi4 ompi5).
 . "$XT_SRCDIR/test/lib.sh"
 xt_test_init hosts
 if [ -n "${XT_SANITIZE:-}" ]; then
@@ -48,6 +48,7 @@ host_build() {
     xt_build env COLL_PERF_N=64 "$XT_SRCDIR/scripts/coll-perf.sh" \
         "$XT_UPSTREAM/src/mpi/romio/test/coll_perf.c" "$bin/cp" "$bin/hostcc"
     [ "$abi" != mpich ] || xt_build mpif90.mpich -O1 -o "$bin/t_fio" "$XT_SRCDIR/test/apps/t_fio.f90"
+    [ "$1" != ompi4 ] || xt_build mpif90.openmpi -O1 -o "$bin/t_fio" "$XT_SRCDIR/test/apps/t_fio.f90"
 }
 
 # the real clients: coll_perf per ABI (host_build), Fortran with Debian's
@@ -104,7 +105,9 @@ host_suites() {  # test/<module>/run.sh of every src/<module>/, and hardening
 # blocks twice outside MPICH, so MPI_File_set_view refuses it)
 host_upstream() {
     local h=$1 mpi_h=/usr/include/x86_64-linux-gnu/mpich/mpi.h f77=mpif77.mpich t tests=()
-    [ "$abi" != ompi ] || mpi_h=${ROMIO_XT_HOSTS:-/opt/romio-xt-hosts}/openmpi-5.0.11/include/mpi.h
+    [ "$h" != ompi5 ] || mpi_h=${ROMIO_XT_HOSTS:-/opt/romio-xt-hosts}/openmpi-5.0.11/include/mpi.h
+    [ "$h" != ompi4 ] || mpi_h=/usr/lib/x86_64-linux-gnu/openmpi/include/mpi.h
+    [ "$h" != ompi4 ] || f77=mpif77.openmpi
     "$hostrun" "$h" fortran 2> /dev/null || f77=
     for t in $(sed -n 's/^\([a-z_0-9-]*\)[[:space:]]*|.*/\1/p' "$XT_SRCDIR/test/upstream/tests.list"); do
         case $t in
@@ -147,15 +150,17 @@ same_bytes_case() {  # same_bytes_case HOST PASS
     cmp "$d/own.dat" "$d/$p.dat"
 }
 
-for h in ${XT_HOSTS:-mpich4 mpich5 impi ompi5}; do
+for h in ${XT_HOSTS:-mpich4 mpich5 impi ompi4 ompi5}; do
     if ! why=$("$hostrun" "$h" own 2>&1); then
         echo "SKIP hosts/$h: $why"
         continue
     fi
-    case $h in ompi5) abi=ompi lib=libromioxt-ompi ;; *) abi=mpich lib=libromioxt ;; esac
+    case $h in ompi*) abi=ompi lib=libromioxt-ompi ;; *) abi=mpich lib=libromioxt ;; esac
     export XT_LIB=$XT_PREFIX/lib/$lib.so
     [ -f "$XT_LIB" ] || { echo "SKIP hosts/$h: no $XT_LIB"; continue; }
+    # (programs per ABI; Open MPI's per host: 4.1 and 5.0 each their own mpicc)
     module=hosts/$h out=$top/$h bin=$top/$abi
+    [ "$abi" != ompi ] || bin=$top/$h-bin
     mkdir -p "$out" "$bin"
     host_build "$h" "$lib"
     run symbols symbols_case "$h"
@@ -168,7 +173,9 @@ for h in ${XT_HOSTS:-mpich4 mpich5 impi ompi5}; do
         echo "SKIP $module/fortran and flash-io: $why"
     else
         for set in stock all; do run "fortran-$set" fortran_case "$h" "$set"; done
-        if [ -x "$apps/bin/flash_io_8_debian" ]; then
+        if [ "$abi" != mpich ]; then
+            echo "SKIP $module/flash-io: FLASH-IO is built for the MPICH ABI (Debian's mpif90.mpich)"
+        elif [ -x "$apps/bin/flash_io_8_debian" ]; then
             for set in stock all; do run "flash-io-$set" flash_case "$h" "$set"; done
         else
             echo "SKIP $module/flash-io: $apps/bin/flash_io_8_debian not built (make apps)"
