@@ -174,8 +174,9 @@ def lib_path(prefix, out):
     when PREFIX lacks that name (a plain MPICH install; Debian's libhdf5-mpich
     asks for libmpich.so.12 and would otherwise load the system's MPICH)"""
     lib = os.path.join(prefix, "lib")
-    if os.path.exists(os.path.join(lib, "libmpich.so.12")):
-        return lib
+    if os.path.exists(os.path.join(lib, "libmpich.so.12")) or \
+            not os.path.exists(os.path.join(lib, "libmpi.so.12")):
+        return lib              # (the library's install: Debian's MPICH, bin/ wraps it)
     shim = os.path.join(out, "abi-" + hashlib.sha1(lib.encode()).hexdigest()[:8])
     os.makedirs(shim, exist_ok=True)
     link = os.path.join(shim, "libmpich.so.12")
@@ -187,7 +188,8 @@ def lib_path(prefix, out):
 def has_fortran(prefix):
     """FLASH-IO is Fortran: an install without libmpifort runs it against
     another install's Fortran layer and fails (MPI_MAX on MPI_DOUBLE_PRECISION)"""
-    return os.path.exists(os.path.join(prefix, "lib", "libmpifort.so.12"))
+    return any(os.path.exists(os.path.join(prefix, *f))
+               for f in (("lib", "libmpifort.so.12"), ("lib", "libromioxt.so")))
 
 
 def cells_of(wls, shapes):

@@ -300,6 +300,7 @@ static void write_line(const char *text)
         int keyval;
         MPI_Comm_create_keyval(MPI_COMM_NULL_COPY_FN, out_finalize, &keyval, NULL);
         MPI_Comm_set_attr(MPI_COMM_SELF, keyval, NULL);
+        MPI_Comm_free_keyval(&keyval);  /* (the attribute keeps it until MPI_Finalize) */
         atexit(out_exit);
         out.pid = getpid();
         out.registered = 1;
