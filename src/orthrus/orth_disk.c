@@ -22,7 +22,7 @@ static int to_stripe_owner(const struct orth_route *rt, ADIO_Offset off)
     return (int) ((int64_t) a * rt->nprocs / rt->naggs);
 }
 
-void orth_disk_first(struct orth_call *c, int *err)
+static void disk_first(struct orth_call *c, int *err)
 {
     struct orth_state *st = c->st;
     struct orth_route rt = {.comm = c->fd->comm,.dest = to_stripe_owner };
@@ -39,3 +39,7 @@ void orth_disk_first(struct orth_call *c, int *err)
     orth_exchange(c, &rt, err);
     orth_finish(c, err);
 }
+
+const struct orth_cand orth_disk_first_cand = {.name = "disk_first",.run = disk_first,
+    .setup = orth_nodes_setup
+};
