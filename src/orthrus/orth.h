@@ -78,8 +78,8 @@ struct orth_cand {
     void (*run)(struct orth_call *c, int *err);
     int stock;                  /* ROMIO's own collective routine: the layers below see
                                  * the call as theirs (no xt_coll_notify) */
-    /* init, at open, on every rank (collective): st->rotation and
-     * st->forced are set */
+    /* init, at open, on every rank (collective), when the file may run it:
+     * forced, or in the rotation */
     void (*open)(ADIO_File fd, struct orth_state *st);
     /* free, at close, after its ORTH_AT_CLOSE settle (collective) */
     void (*close)(ADIO_File fd, struct orth_state *st);
@@ -259,6 +259,14 @@ struct orth_route {
     int (*dest)(const struct orth_route *rt, ADIO_Offset off);  /* rank in comm */
     int agg, naggs, nprocs;     /* for dest */
 };
+/* the stripe owner of off: aggregator (off / unit) mod naggs, spread over
+ * the ranks (a * nprocs / naggs; orth_disk.c) */
+int orth_stripe_owner(const struct orth_route *rt, ADIO_Offset off);
+/* the stripe: romio_orthrus_stripe_unit, else striping_unit, else 4 MiB */
+ADIO_Offset orth_stripe_unit(ADIO_File fd);
+/* the user's buffer of c when its data is one contiguous run, else a packed
+ * copy (*packed; a write's data packed into it; orth_xchg.c) */
+char *orth_stream(const struct orth_call *c, int *packed);
 /* collective over rt->comm: the call's data to/from the aggregators, in
  * rounds of at most cb_buffer_size bytes per aggregator (orth_xchg.c) */
 void orth_exchange(struct orth_call *c, const struct orth_route *rt, int *err);

@@ -28,9 +28,20 @@ int orth_cand_find(const char *name)
 #define ORTH_EACH(h, ...) do { for (int i_ = 0; i_ < orth_ncands; i_++) \
         if (orth_cands[i_]->h) orth_cands[i_]->h(__VA_ARGS__); } while (0)
 
+/* 1 when candidate id may run calls of the file: forced, or in the rotation */
+static int used(const struct orth_state *st, int id)
+{
+    int u = st->forced == id;
+    for (int r = 0; r < st->sel.ncand && st->forced < 0; r++)
+        u |= st->rotation[r] == id;
+    return u;
+}
+
 void orth_cands_open(ADIO_File fd, struct orth_state *st)
 {
-    ORTH_EACH(open, fd, st);
+    for (int i = 0; i < orth_ncands; i++)
+        if (orth_cands[i]->open && used(st, i))
+            orth_cands[i]->open(fd, st);
 }
 
 void orth_cands_close(ADIO_File fd, struct orth_state *st, int *err)

@@ -185,6 +185,23 @@ static int dense_read(const struct orth_sig *sig)
     return !sig->is_write && piece >= ORTH_MIN_PIECE && sig->rel_offset <= piece;
 }
 
+/* two_layer adds an exchange inside each node before the one between the
+ * nodes: it can pay only where many processes per node would otherwise each
+ * exchange with every aggregator.  A rule, not yet measured (the machine
+ * here runs at most 4 processes): at least this many processes per node */
+#define ORTH_TWO_LAYER_RPN 8
+
+/* two nodes or more with ORTH_TWO_LAYER_RPN processes each on average, and
+ * pieces not small (may make the node communicator: collective) */
+static int many_per_node(ADIO_File fd, struct orth_state *st, const struct orth_sig *sig)
+{
+    int nprocs;
+    orth_nodes(fd, st);
+    MPI_Comm_size(fd->comm, &nprocs);
+    return st->nnodes > 1 && nprocs >= ORTH_TWO_LAYER_RPN * st->nnodes &&
+        sig->bytes >= ORTH_MIN_PIECE * sig->nreqs;
+}
+
 /* every node holds one process (may make the node communicator: collective,
  * called on every rank for the same agreed call) */
 static int one_per_node(ADIO_File fd, struct orth_state *st)
@@ -208,6 +225,8 @@ static int predicted_slow(ADIO_File fd, struct orth_state *st, const struct orth
         return sig->is_write && sig->rel_offset > 0;
     if (c != ORTH_two_phase && one_range(sig))
         return 1;
+    if (c == ORTH_two_layer)
+        return !many_per_node(fd, st, sig);
     if (sig->bytes >= ORTH_MIN_PIECE * sig->nreqs)
         return 0;
     if (c != ORTH_core_first)
@@ -219,7 +238,9 @@ static int predicted_slow(ADIO_File fd, struct orth_state *st, const struct orth
  * accesses each process's pieces where they are, with no exchange, where
  * two_phase moves most of the bytes to an aggregator: independent on one
  * range per process and on dense reads, core_first where every node holds
- * one process and the pieces are not small (orth_sel_forecast) */
+ * one process and the pieces are not small (orth_sel_forecast); and
+ * two_layer on interleaved pieces from many processes per node
+ * (many_per_node) */
 static int forecast_fast(ADIO_File fd, struct orth_state *st, const struct orth_sig *sig,
                          int c)
 {
@@ -227,6 +248,8 @@ static int forecast_fast(ADIO_File fd, struct orth_state *st, const struct orth_
         return 0;
     if (c == ORTH_independent)
         return one_range(sig) || dense_read(sig);
+    if (c == ORTH_two_layer)    /* interleaved pieces: aggregation is needed */
+        return sig->rel_offset > 0 && !one_range(sig) && many_per_node(fd, st, sig);
     return c == ORTH_core_first && sig->bytes >= ORTH_MIN_PIECE * sig->nreqs &&
         one_per_node(fd, st);
 }

@@ -24,11 +24,6 @@ static ADIO_Offset domain_unit(ADIO_File fd)
 
 static void vb_open(ADIO_File fd, struct orth_state *st)
 {
-    int vbi = ORTH_view_based, used = st->forced == vbi;
-    for (int c = 0; c < st->sel.ncand && st->forced < 0; c++)
-        used |= st->rotation[c] == vbi;
-    if (!used)
-        return;
     struct orth_vb *vb = st->cand[ORTH_view_based] = ADIOI_Calloc(1, sizeof(*vb));
     MPI_Comm_size(fd->comm, &vb->nprocs);
     vb->naggs = fd->hints->cb_nodes > 0 ? fd->hints->cb_nodes : 1;
