@@ -6,7 +6,7 @@ xt_test_init mpi
 hintdoc=$XT_BUILDDIR/tools/xt_hintdoc
 
 build() {
-    for t in t_stack t_hints t_stats_io t_warn_once t_stats_files t_filehints; do
+    for t in t_stack t_hints t_stats_io t_warn_once t_stats_files t_filehints t_expect; do
         "$mpicc" -O1 -g -Wall -o "$out/$t" "$src/$t.c" || return 1
     done
 }
@@ -44,6 +44,66 @@ filehints_case() {
         grep -q "line 9 'lonely': a key without a value; line ignored" "$log"
 }
 for n in $(xt_np 1 2); do run "file-hints-np$n" filehints_case $n; done
+
+# --- the site hints file: under ROMIO_HINTS, the variables and MPI_Info ------
+# site_case N: the site file's lines (every file, per file) apply where
+# nothing else sets the key; ROMIO_HINTS's lines (global, per file) and the
+# program's info win over them; one warning each for a bad line and a bad
+# value, naming the site file, for three files and N ranks
+site_case() {
+    local d=$out/site.$1 log=$out/site.$1.out
+    mkdir -p "$d"
+    printf '%s\n' "# site defaults" "romio_xt_stats enable" "cb_buffer_size 1048576" \
+        "romio_xt_null enable" "romio_prefetch_block_size 2m" "*.s2 romio_prefetch_block_size 1m" \
+        "romio_orthrus_trials maybe" "too many words on this line" > "$d/site"
+    printf '%s\n' "cb_buffer_size 4194304" "*.s3 romio_xt_null disable" > "$d/hints"
+    ROMIO_XT_SITE_HINTS=$d/site ROMIO_HINTS=$d/hints ROMIO_XT_STATS_FILE=$d/stats.json \
+        mpirun_keep "$1" ./t_expect \
+        "$d/a.s1" -i romio_xt_null=disable romio_xt_stats=enable cb_buffer_size=4194304 \
+            romio_xt_null=disable romio_prefetch_block_size=2097152 romio_orthrus_trials=3 \
+            romio_xt_site_hints="$d/site" romio_xt_file_hints= -- \
+        "$d/b.s2" romio_xt_null=enable romio_prefetch_block_size=1048576 \
+            romio_xt_file_hints=site:6:*.s2 -- \
+        "$d/c.s3" romio_xt_null=disable romio_xt_file_hints=2:*.s3 romio_xt_layers=stats \
+        > "$log" 2>&1 || { cat "$log"; return 1; }
+    cat "$log"
+    grep -q '^t_expect: OK' "$log" && [ "$(grep -c 'romio-xt: warning' "$log")" -eq 2 ] &&
+        grep -q "site hints file $d/site line 8 'too many words on this line': more than three" "$log" &&
+        grep -q "hint romio_orthrus_trials: bad value 'maybe' (not a whole number); using '3' (site hints file $d/site)" "$log" &&
+        [ "$(grep -c '^{"romio_xt_stats":1' "$d/stats.json")" -eq 3 ]
+}
+for n in $(xt_np 1 2); do run "site-hints-np$n" site_case $n; done
+# a hint's variable is the user's too: it wins over the site file's value
+site_env_case() {
+    local d=$out/site-env
+    mkdir -p "$d"
+    printf 'romio_xt_stats enable\n' > "$d/site"
+    ROMIO_XT_SITE_HINTS=$d/site ROMIO_XT_STATS=0 mpirun_keep 2 ./t_expect "$d/a" \
+        romio_xt_stats=disable romio_xt_layers=none romio_xt_site_hints="$d/site"
+}
+run "site-hints-variable-wins-np2" site_env_case
+# a site file that cannot be read: one warning per job, no site hints
+site_missing_case() {
+    local log=$out/site-missing.out
+    ROMIO_XT_SITE_HINTS=$out/no-such-site-file mpirun_keep 2 ./t_expect "$out/sm.a" \
+        romio_xt_layers=none -- "$out/sm.b" romio_xt_site_hints= > "$log" 2>&1 ||
+        { cat "$log"; return 1; }
+    cat "$log"
+    [ "$(grep -c 'romio-xt: warning' "$log")" -eq 1 ] &&
+        grep -q "site hints file $out/no-such-site-file (ROMIO_XT_SITE_HINTS): cannot read it (No such file or directory); using no site hints" "$log"
+}
+run "site-hints-unreadable-np2" site_missing_case
+# without ROMIO_XT_SITE_HINTS: PREFIX/etc/romio-xt.hints, the commented example
+# make install puts there, applies nothing and warns about nothing
+site_default_case() {
+    local log=$out/site-default.out
+    [ -f "$XT_PREFIX/etc/romio-xt.hints" ] || { echo "no $XT_PREFIX/etc/romio-xt.hints"; return 1; }
+    env -u ROMIO_XT_SITE_HINTS timeout 300 "$mpiexec" -n 2 ./t_expect "$out/sd.a" \
+        romio_xt_layers=none romio_xt_site_hints= > "$log" 2>&1 || { cat "$log"; return 1; }
+    cat "$log"
+    ! grep -q 'romio-xt: warning' "$log"
+}
+run "site-hints-default-file-np2" site_default_case
 
 # --- bad hints: one warning on rank 0 naming hint, bad value, value used ----
 # expect_warning NAME N MODE REGEX: exactly one matching line, file still correct
