@@ -105,6 +105,62 @@ site_default_case() {
 }
 run "site-hints-default-file-np2" site_default_case
 
+# --- romio_xt=auto: each extension with an on-line gate, unless its hint is given --
+auto_all=romio_ds_read=adaptive,romio_ds_write=adaptive,romio_prefetch=enable,romio_orthrus=enable
+# auto_case N: get_info shows romio_xt and what auto chose (e10_cache only with
+# e10_cache_path; an extension's own hint wins); the stats record says why;
+# the bytes read back with auto off are the ones stock writes
+auto_case() {
+    local d=$out/auto.$1 py
+    mkdir -p "$d/cache"
+    ROMIO_XT_STATS_FILE=$d/stats.json mpirun_keep "$1" ./t_expect \
+        "$d/f1" -i romio_xt=auto -i romio_xt_stats=enable romio_xt=auto romio_xt_auto_chose=$auto_all \
+            romio_xt_layers=prefetch,ds_adaptive,orthrus,stats -- \
+        "$d/f2" -i romio_xt=auto -i e10_cache_path="$d/cache" -i romio_prefetch=disable \
+            -i romio_xt_stats=enable romio_prefetch=disable e10_cache=enable \
+            romio_xt_auto_chose=romio_ds_read=adaptive,romio_ds_write=adaptive,e10_cache=enable,romio_orthrus=enable \
+            romio_xt_layers=nvm_cache,ds_adaptive,orthrus,stats -- \
+        "$d/f3" -i romio_xt=disable romio_xt=disable romio_xt_auto_chose= romio_xt_layers=none || return 1
+    py='import json, sys
+r = [json.loads(l) for l in open(sys.argv[1])]
+a = {x["file"].rsplit("/", 1)[-1]: x.get("auto") for x in r}
+assert a["f1"]["e10_cache"] == "disable: no e10_cache_path given", a
+assert a["f1"]["romio_prefetch"].startswith("enable: a jumping read"), a
+assert a["f2"]["romio_prefetch"] == "disable: given by a hint", a
+assert a["f2"]["e10_cache"].startswith("enable: each write is cached only after"), a
+assert a["f2"]["romio_orthrus"].startswith("enable: each collective access pattern"), a'
+    python3 -c "$py" "$d/stats.json" || { cat "$d/stats.json"; return 1; }
+    mpirun "$1" ./t_expect -r "$d/f1" romio_xt_layers=none -- "$d/f2" romio_xt=disable &&
+        cmp "$d/f1" "$d/f3" && cmp "$d/f2" "$d/f3"
+}
+for n in $(xt_np 1 2); do run "auto-np$n" auto_case $n; done
+# auto's E10 starts cautious: with no compute phase seen, the first write goes
+# straight through, where e10_cache=enable caches it
+auto_e10_case() {
+    local d=$out/auto-e10
+    mkdir -p "$d/cache"
+    mpirun 2 ./t_expect "$d/a" -i romio_xt=auto -i e10_cache_path="$d/cache" \
+        "e10_cache_gate=write-through: no compute phase before the last sync or close" &&
+    mpirun 2 ./t_expect "$d/b" -i e10_cache=enable -i e10_cache_path="$d/cache" \
+        e10_cache_gate=cache romio_xt_auto_chose= && cmp "$d/a" "$d/b"
+}
+run "auto-e10-cautious-np2" auto_e10_case
+# a site file with "romio_xt auto" runs every job in auto; ROMIO_XT and
+# ROMIO_HINTS turn it off again, a program's hint over both
+auto_site_case() {
+    local d=$out/auto-site
+    mkdir -p "$d"
+    printf 'romio_xt auto\n' > "$d/site"
+    printf 'romio_xt disable\n' > "$d/hints"
+    ROMIO_XT_SITE_HINTS=$d/site mpirun_keep 2 ./t_expect "$d/a" romio_xt=auto \
+        romio_xt_auto_chose=$auto_all &&
+    ROMIO_XT_SITE_HINTS=$d/site ROMIO_XT=disable mpirun_keep 2 ./t_expect "$d/b" \
+        romio_xt=disable romio_xt_layers=none &&
+    ROMIO_XT_SITE_HINTS=$d/site ROMIO_HINTS=$d/hints mpirun_keep 2 ./t_expect "$d/c" \
+        romio_xt=disable romio_xt_auto_chose= -- "$d/d" -i romio_xt=auto romio_xt=auto
+}
+run "auto-site-file-np2" auto_site_case
+
 # --- bad hints: one warning on rank 0 naming hint, bad value, value used ----
 # expect_warning NAME N MODE REGEX: exactly one matching line, file still correct
 expect_warning() {
