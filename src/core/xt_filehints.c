@@ -215,6 +215,14 @@ MPI_Info xt_file_hints(ADIO_File fd, MPI_Info sys)
     return xt_fh_info;
 }
 
+int xt_info_has(MPI_Info info, const char *key)
+{
+    int len, flag = 0;
+    if (info != MPI_INFO_NULL)
+        MPI_Info_get_valuelen(info, key, &len, &flag);
+    return flag;
+}
+
 /* does s set key for name? */
 static int sets(const struct xt_fh_src *s, const char *name, const char *key)
 {

@@ -64,14 +64,6 @@ static void say(struct xt_pass *p, int slot, const char *fmt, ...)
     p->warn[slot] = dup_text(p, text);
 }
 
-int xt_info_has(MPI_Info info, const char *key)
-{
-    int len, flag = 0;
-    if (info != MPI_INFO_NULL)
-        MPI_Info_get_valuelen(info, key, &len, &flag);
-    return flag;
-}
-
 /* hint h's text: the info's, the hints files' (where the program's own info
  * does not give it, a value of the site file's yields to the variable), the
  * variable's */

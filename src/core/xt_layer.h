@@ -225,6 +225,8 @@ void xt_file_hints_publish(ADIO_File fd);
 /* during fd's open: the site file's path when key's value in xt_file_hints
  * comes from it (no ROMIO_HINTS line sets key), else NULL */
 const char *xt_site_hint(ADIO_File fd, const char *key);
+/* does info (MPI_INFO_NULL: none) have key? */
+int xt_info_has(MPI_Info info, const char *key);
 
 /* hint h's parsed value on fd (the default for ROMIO's internal files) */
 const struct xt_hint_value *xt_hint(ADIO_File fd, enum xt_hint_id h);
@@ -235,8 +237,6 @@ const struct xt_hint_value *xt_hint(ADIO_File fd, enum xt_hint_id h);
  * allreduce (more only when ranks differ), warn once; every rank returns
  * the same xt_pass_end. */
 int xt_info_wanted(MPI_Info users_info, int at_open);
-/* does info (MPI_INFO_NULL: none) have key? */
-int xt_info_has(MPI_Info info, const char *key);
 /* a file's state: zeroed, with its rank, size and open time (NULL: no memory) */
 struct xt_file *xt_file_new(ADIO_File fd);
 /* the memory of every layer xf->hints want (xf->nalloc slots); 0 when an
