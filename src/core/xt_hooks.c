@@ -143,12 +143,15 @@ MPI_Info ADIOI_Xt_file_hints(ADIO_File fd, MPI_Info syshints)
 
 /* ROMIO: after every ADIO_SetInfo (open, MPI_File_set_info, set_view).  At
  * open the pass usually ran already; after open, a file without layers
- * needs no collective. */
+ * needs no collective.  At open users_info holds the hints files' lines
+ * where ROMIO merged them (ADIOI_Xt_file_hints); ROMIO 3.2.1 merges only
+ * ROMIO_HINTS's "KEY VALUE" lines, so the others come as sys. */
 void ADIOI_Xt_set_info(ADIO_File fd, MPI_Info users_info)
 {
     struct xt_file *xf = xt_file(fd);
     const int at_open = fd == xt_open_fd;
-    const struct xt_hint_src src = {.info = users_info,.sys = MPI_INFO_NULL,
+    const struct xt_hint_src src = {.info = users_info,
+        .sys = at_open && !xt_opening_internal ? xt_file_hints(fd, MPI_INFO_NULL) : MPI_INFO_NULL,
         .user = at_open ? xt_open_info : MPI_INFO_NULL
     };
     if (at_open)
