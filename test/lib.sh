@@ -15,6 +15,8 @@ xt_test_init() {
     module=${XT_LABEL:+$XT_LABEL/}$module
     rm -rf "$out" && mkdir -p "$out"
     fails=0
+    # no site hints file (PREFIX/etc/romio-xt.hints) unless a test names one
+    export ROMIO_XT_SITE_HINTS=
 }
 
 # run NAME CMD...: one test, run in $out with its output in $out/NAME.log;

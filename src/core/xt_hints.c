@@ -11,6 +11,7 @@
 #include <strings.h>
 
 #define XT_PREFIX(p)
+#define XT_AUTO(hint, value, needs, gate)
 #define XT_RULE(kind, a, b)
 #define XT_HINT(id_, name_, type_, def_, min_, max_, choices_, flags_, env_, doc_) \
     [id_] = {.name = name_, .type = type_, .defval = def_, .min = min_, .max = max_, \
@@ -35,8 +36,42 @@ const char *const xt_hint_prefixes[] = {
     NULL
 };
 #undef XT_PREFIX
+#define XT_PREFIX(p)
+#undef XT_AUTO
+#define XT_AUTO(hint_, value_, needs_, gate_) \
+    {.hint = hint_, .value = value_, .needs = needs_, .gate = gate_},
+const struct xt_auto_row xt_auto_rows[XT_NAUTO] = {
+#include "xt_modules.h"
+};
+#undef XT_AUTO
+#undef XT_PREFIX
 #undef XT_RULE
 #undef XT_HINT
+
+int xt_auto_needed(int h)
+{
+    for (int k = 0; k < XT_NAUTO; k++)
+        if (xt_auto_rows[k].needs == h)
+            return 1;
+    return 0;
+}
+
+unsigned xt_auto_choose(struct xt_hint_value *vals, const char *const *given)
+{
+    unsigned chose = 0;
+    char why[160];
+    if (vals[XT_H_XT].i != XT_H_XT_auto)
+        return 0;
+    for (int k = 0; k < XT_NAUTO; k++) {
+        const struct xt_auto_row *r = &xt_auto_rows[k];
+        if (given[r->hint] || (r->needs != XT_AUTO_ANY && !given[r->needs]))
+            continue;
+        if (xt_hint_parse(&xt_hint_defs[r->hint], r->value, &vals[r->hint], why,
+                          sizeof(why)) == 0)
+            chose |= 1u << k;
+    }
+    return chose;
+}
 
 int xt_hint_rule_check(const struct xt_hint_rule *r, struct xt_hint_value *vals, char *warn,
                        size_t len)

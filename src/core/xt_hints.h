@@ -39,6 +39,10 @@ struct xt_hint_def {
  * XT_PREFIX("key_prefix_")   an unknown key with it is warned about as a typo
  * XT_RULE(kind, a, b)        a rule between two hints, checked after parsing
  *           (one warning, the value used): XT_BELOW: a < b, else a = b - 1
+ * XT_AUTO(hint, value, needs, gate)   what romio_xt=auto sets (xt_auto.c):
+ *           hint to value at open, unless hint is given; needs: a hint that
+ *           must be given for it (XT_AUTO_ANY: none); gate: the on-line gate
+ *           that then decides call by call (the stats record's reason)
  * A strategy table indexed by a hint's choices is indexed by that enum and
  * checked with XT_STATIC_ASSERT_CHOICES. */
 #define XT_NONE(C, h)
@@ -50,6 +54,7 @@ struct xt_hint_def {
     (sizeof("" list(each, _)) > 1 ? &("" list(each, _))[1] : NULL)
 
 #define XT_PREFIX(p)
+#define XT_AUTO(hint, value, needs, gate)
 #define XT_RULE(kind, a, b)
 #define XT_HINT(id, ...) id,
 enum xt_hint_id {
@@ -72,6 +77,15 @@ enum {
     XT_NRULES
 };
 #undef XT_RULE
+#define XT_RULE(kind, a, b)
+#undef XT_AUTO
+#define XT_AUTO(hint, value, needs, gate) xt_auto_##hint,
+enum {
+#include "xt_modules.h"
+    XT_NAUTO
+};
+#undef XT_AUTO
+#undef XT_RULE
 #undef XT_HINT
 #undef XT_PREFIX
 
@@ -90,6 +104,17 @@ struct xt_hint_rule {
 extern const struct xt_hint_rule xt_hint_rules[XT_NRULES + 1];
 /* key prefixes that belong to romio-xt (NULL-terminated) */
 extern const char *const xt_hint_prefixes[];
+
+/* romio_xt=auto's rows (XT_AUTO), in hint-order */
+#define XT_AUTO_ANY (-1)
+struct xt_auto_row {
+    int hint;
+    const char *value;
+    int needs;                  /* a hint that must be given, or XT_AUTO_ANY */
+    const char *gate;
+};
+extern const struct xt_auto_row xt_auto_rows[XT_NAUTO];
+_Static_assert(XT_NAUTO <= 32, "a bit per XT_AUTO row");
 
 /* A parsed value: i for ENUM (choice index), INT and SIZE; d for DOUBLE;
  * s is always the canonical text (what MPI_File_get_info returns). */
@@ -128,5 +153,12 @@ int xt_hint_rule_check(const struct xt_hint_rule *r, struct xt_hint_value *vals,
 
 /* Index of choice in a "a|b|c" list (case-insensitive), or -1. */
 int xt_choice_index(const char *choices, const char *word);
+
+/* romio_xt=auto at open: when vals[romio_xt] is auto, sets each row's hint
+ * to its value where given[hint] is NULL (not given) and its needs hint is
+ * given; returns the rows it set, bit k for xt_auto_rows[k] */
+unsigned xt_auto_choose(struct xt_hint_value *vals, const char *const *given);
+/* is hint h some row's needs hint? */
+int xt_auto_needed(int h);
 
 #endif

@@ -80,9 +80,20 @@ const struct xt_hint_value *xt_hint(ADIO_File fd, enum xt_hint_id h)
     return xf ? &xf->hints[h] : &xt_hint_defaults()[h];
 }
 
+int xt_auto_chose(ADIO_File fd, enum xt_hint_id h)
+{
+    struct xt_file *xf = xt_file(fd);
+    for (int k = 0; xf && k < XT_NAUTO; k++)
+        if (xt_auto_rows[k].hint == (int) h && (xf->auto_chose & (1u << k)))
+            return 1;
+    return 0;
+}
+
 /* the file ADIO_Open is opening on this thread (from ADIOI_Xt_open_agree
- * to its ADIO_SetInfo), and whether its pass is over */
+ * to its ADIO_SetInfo), the program's info for it, and whether its pass is
+ * over */
 static _Thread_local ADIO_File xt_open_fd;
+static _Thread_local MPI_Info xt_open_info;
 static _Thread_local int xt_open_done;
 
 /* the state a pass at open leaves: fd's own when the pass is done, none
@@ -107,12 +118,13 @@ int ADIOI_Xt_open_agree(ADIO_File fd, MPI_Info info, MPI_Info syshints, int sysh
 {
     int romio = syshints_processed;
     xt_open_fd = fd;
+    xt_open_info = info;
     xt_open_done = 1;
     if (xt_opening_internal) {  /* ROMIO's own file: its allreduce only */
         MPI_Allreduce(&syshints_processed, &romio, 1, MPI_INT, MPI_MIN, fd->comm);
         return romio;
     }
-    const struct xt_hint_src src = {.info = info,
+    const struct xt_hint_src src = {.info = info,.user = info,
         .sys = syshints == MPI_INFO_NULL ? syshints : xt_file_hints(fd, syshints),
         .unknown = syshints == MPI_INFO_NULL,.romio = &romio
     };
@@ -131,12 +143,17 @@ MPI_Info ADIOI_Xt_file_hints(ADIO_File fd, MPI_Info syshints)
 
 /* ROMIO: after every ADIO_SetInfo (open, MPI_File_set_info, set_view).  At
  * open the pass usually ran already; after open, a file without layers
- * needs no collective. */
+ * needs no collective.  At open users_info holds the hints files' lines
+ * where ROMIO merged them (ADIOI_Xt_file_hints); ROMIO 3.2.1 merges only
+ * ROMIO_HINTS's "KEY VALUE" lines, so the others come as sys. */
 void ADIOI_Xt_set_info(ADIO_File fd, MPI_Info users_info)
 {
     struct xt_file *xf = xt_file(fd);
     const int at_open = fd == xt_open_fd;
-    const struct xt_hint_src src = {.info = users_info,.sys = MPI_INFO_NULL };
+    const struct xt_hint_src src = {.info = users_info,
+        .sys = at_open && !xt_opening_internal ? xt_file_hints(fd, MPI_INFO_NULL) : MPI_INFO_NULL,
+        .user = at_open ? xt_open_info : MPI_INFO_NULL
+    };
     if (at_open)
         xt_open_fd = NULL;
     if (at_open && (xt_opening_internal || xt_open_done))

@@ -30,13 +30,16 @@ _Static_assert(XT_NWARN <= XT_WARN_MAX, "one allreduce carries every warning slo
 
 /* one pass: the raw texts, the values it settles on, its warnings */
 struct xt_pass {
+    ADIO_File fd;
     struct xt_file *xf;
     const struct xt_hint_src *src;
     int at_open, ok;
     struct xt_hint_value *next; /* the values to commit (XT_NHINTS) */
     int given[XT_NHINTS];
     char *mine[XT_NHINTS];      /* this rank's text; NULL: not given */
-    const char *r0[XT_NHINTS];  /* rank 0's text of each XT_AGREE hint */
+    const char *site[XT_NHINTS];        /* the site file, where mine comes from it */
+    const char *r0[XT_NHINTS];  /* rank 0's text of each shared hint (shared()) */
+    unsigned chose;             /* romio_xt=auto's rows (xt_auto_choose) */
     char *agreed;               /* the bcast buffer r0 points into */
     char *warn[XT_NWARN];       /* per slot: NULL, or this rank's text */
 };
@@ -61,6 +64,9 @@ static void say(struct xt_pass *p, int slot, const char *fmt, ...)
     p->warn[slot] = dup_text(p, text);
 }
 
+/* hint h's text: the info's, the hints files' (where the program's own info
+ * does not give it, a value of the site file's yields to the variable), the
+ * variable's */
 static void read_raw(struct xt_pass *p, int h)
 {
     const struct xt_hint_def *def = &xt_hint_defs[h];
@@ -70,18 +76,29 @@ static void read_raw(struct xt_pass *p, int h)
         ADIOI_Info_get(p->src->info, def->name, XT_RAW_LEN - 1, text, &flag);
     if (!flag && p->src->sys != MPI_INFO_NULL)
         ADIOI_Info_get(p->src->sys, def->name, XT_RAW_LEN - 1, text, &flag);
-    const char *env = (!flag && p->at_open && def->env) ? getenv(def->env) : NULL;
+    if (flag && p->at_open && !xt_info_has(p->src->user, def->name))
+        p->site[h] = xt_site_hint(p->fd, def->name);
+    const char *env = (p->at_open && def->env) ? getenv(def->env) : NULL;
+    if (p->site[h] && env && *env)
+        flag = 0, p->site[h] = NULL;
     if (flag || (env && *env))
         p->mine[h] = dup_text(p, flag ? text : env);
 }
 
-/* rank 0's packed XT_AGREE texts ('1' text NUL, or '0' NUL, per hint) into
+/* a hint whose rank 0's text every rank knows: XT_AGREE ones (their value)
+ * and those romio_xt=auto needs given (its choice, the same on every rank) */
+static int shared(int h)
+{
+    return (xt_hint_defs[h].flags & XT_AGREE) || xt_auto_needed(h);
+}
+
+/* rank 0's packed shared texts ('1' text NUL, or '0' NUL, per hint) into
  * out (NULL: only measure); returns the length */
 static int pack_agreed(const struct xt_pass *p, char *out)
 {
     int len = 0;
     for (int h = 0; h < XT_NHINTS; h++) {
-        if (!(xt_hint_defs[h].flags & XT_AGREE))
+        if (!shared(h))
             continue;
         const char *t = p->mine[h] ? p->mine[h] : "";
         if (out) {
@@ -124,7 +141,7 @@ static void bcast_agreed(MPI_Comm comm, struct xt_pass *p)
     }
     p->agreed = all;
     for (int h = 0, at = 0; all && h < XT_NHINTS; h++) {
-        if (!(xt_hint_defs[h].flags & XT_AGREE))
+        if (!shared(h))
             continue;
         p->r0[h] = all[at] == '1' ? all + at + 1 : NULL;
         at += (int) strlen(all + at + 1) + 2;
@@ -150,7 +167,9 @@ static void settle(struct xt_pass *p, int h)
         char msg[XT_WARN_LEN];
         cand = *cur;
         xt_hint_bad_warning(msg, sizeof(msg), def, use, why, cand.s);
-        if (owner)
+        if (owner && p->site[h])
+            say(p, 2 * h, "%s (site hints file %s)", msg, p->site[h]);
+        else if (owner)
             say(p, 2 * h, "%s", msg);
     }
     if (use && !p->at_open && (def->flags & XT_OPEN_ONLY) && strcmp(cand.s, cur->s) != 0) {
@@ -296,6 +315,8 @@ static void settle_all(struct xt_pass *p)
 {
     for (int h = 0; p->ok && h < XT_NHINTS; h++)
         settle(p, h);
+    if (p->ok && p->at_open)
+        p->chose = xt_auto_choose(p->next, p->r0);
     if (p->ok)
         check_rules(p);
     if (p->ok && p->xf->rank == 0) {
@@ -304,15 +325,17 @@ static void settle_all(struct xt_pass *p)
     }
     if (p->ok && p->at_open) {  /* the layers' memory, agreed with the rest */
         memcpy(p->xf->hints, p->next, sizeof(p->xf->hints));
+        p->xf->auto_chose = p->chose;
         check_layers(p);
         p->ok = xt_slots_alloc(p->xf);
     }
 }
 
-static void pass_start(struct xt_pass *p, struct xt_file *xf, const struct xt_hint_src *src,
-                       int at_open, const struct xt_hint_value *base)
+static void pass_start(struct xt_pass *p, ADIO_File fd, struct xt_file *xf,
+                       const struct xt_hint_src *src, int at_open,
+                       const struct xt_hint_value *base)
 {
-    *p = (struct xt_pass) {.xf = xf,.src = src,.at_open = at_open };
+    *p = (struct xt_pass) {.fd = fd,.xf = xf,.src = src,.at_open = at_open };
     if ((p->next = malloc(sizeof(xf->hints))))
         memcpy(p->next, base, sizeof(xf->hints));
     p->ok = p->next != NULL;
@@ -325,7 +348,7 @@ static void pass_start(struct xt_pass *p, struct xt_file *xf, const struct xt_hi
 static void local_pass(struct xt_pass *p)
 {
     for (int h = 0; h < XT_NHINTS; h++)
-        if (xt_hint_defs[h].flags & XT_AGREE)
+        if (shared(h))
             p->r0[h] = p->mine[h];
     settle_all(p);
 }
@@ -396,11 +419,15 @@ static void commit(ADIO_File fd, struct xt_pass *p, const struct xt_hint_value *
             memcpy(xf->hints, p->next, sizeof(xf->hints));
         for (int h = 0; h < XT_NHINTS; h++)
             xf->given[h] |= p->given[h];
+        for (int k = 0; k < XT_NAUTO; k++)     /* a hint after open wins over auto */
+            if (p->given[xt_auto_rows[k].hint])
+                xf->auto_chose &= ~(1u << k);
         if (p->at_open)
             xf->nagreed = xf->nalloc;
         return;
     }
     if (p->at_open) {
+        xf->auto_chose = 0;
         xt_slots_free(xf);
         memcpy(xf->hints, base, sizeof(xf->hints));
     }
@@ -422,7 +449,7 @@ static int general_pass(ADIO_File fd, struct xt_file **pxf, struct xt_pass *p,
         MPI_Comm_rank(fd->comm, &stand_in.rank);
         MPI_Comm_size(fd->comm, &stand_in.nprocs);
     }
-    pass_start(p, xf ? xf : &stand_in, src, at_open, base);
+    pass_start(p, fd, xf ? xf : &stand_in, src, at_open, base);
     p->ok &= xf != NULL;
     return full_pass(fd, p);
 }
@@ -444,7 +471,7 @@ enum xt_pass_end xt_info_apply(ADIO_File fd, struct xt_file **pxf, const struct 
     struct xt_pass p = {.xf = xf,.src = src,.ok = 1 };
     int all[A_WHO + XT_NWARN];
     if (wanted && xf) {
-        pass_start(&p, xf, src, at_open, base);
+        pass_start(&p, fd, xf, src, at_open, base);
         local_pass(&p);
     }
     agree(fd, &p, wanted, all);
@@ -486,7 +513,7 @@ void xt_info_alone(ADIO_File fd, MPI_Info users_info)
                 "given after open");
         return;
     }
-    pass_start(&p, xf, &src, 0, xf->hints);
+    pass_start(&p, fd, xf, &src, 0, xf->hints);
     local_pass(&p);
     if (p.ok && xf->rank == 0) {
         int who[XT_NWARN];
@@ -511,7 +538,38 @@ void xt_info_publish(ADIO_File fd, const struct xt_file *xf)
         snprintf(layers + strlen(layers), sizeof(layers) - strlen(layers), "%s%s",
                  s ? "," : "", xf->slots[s].layer->name);
     ADIOI_Info_set(fd->info, "romio_xt_layers", layers[0] ? layers : "none");
+    if (hints[XT_H_XT].i == XT_H_XT_auto) {
+        char chose[512] = "";
+        for (int k = 0; xf && k < XT_NAUTO; k++)
+            if (xf->auto_chose & (1u << k))
+                snprintf(chose + strlen(chose), sizeof(chose) - strlen(chose), "%s%s=%s",
+                         chose[0] ? "," : "", xt_hint_defs[xt_auto_rows[k].hint].name,
+                         xt_auto_rows[k].value);
+        ADIOI_Info_set(fd->info, "romio_xt_auto_chose", chose[0] ? chose : "none");
+    }
     xt_file_hints_publish(fd);
+}
+
+void xt_auto_report(const struct xt_file *xf, struct xt_json *j)
+{
+    if (xf->hints[XT_H_XT].i != XT_H_XT_auto)
+        return;
+    xt_json_open(j, "auto", '{');
+    for (int k = 0; k < XT_NAUTO; k++) {
+        const struct xt_auto_row *r = &xt_auto_rows[k];
+        char why[512];
+        if (xf->auto_chose & (1u << k))
+            snprintf(why, sizeof(why), "%s: %s", r->value, r->gate);
+        else if (xf->given[r->hint])
+            snprintf(why, sizeof(why), "%s: given by a hint", xf->hints[r->hint].s);
+        else if (r->needs != XT_AUTO_ANY)
+            snprintf(why, sizeof(why), "%s: no %s given", xf->hints[r->hint].s,
+                     xt_hint_defs[r->needs].name);
+        else
+            snprintf(why, sizeof(why), "%s", xf->hints[r->hint].s);
+        xt_json_str(j, xt_hint_defs[r->hint].name, why);
+    }
+    xt_json_close(j);
 }
 
 /* ROMIO: before ROMIO's SetInfo reads users_info (every ADIO_SetInfo).  Each

@@ -120,6 +120,8 @@ struct xt_file {
     int helper_known;           /* xt_helper_cpus_open ran */
     int helper_ncpus;           /* helper threads' cores (0: the process's own) */
     struct xt_cpus helper_cpus;
+    unsigned auto_chose;        /* romio_xt=auto's rows that set their hint (bit k:
+                                 * xt_auto_rows[k]; every rank the same) */
 };
 
 /* per-file state; NULL for ROMIO's internal files */
@@ -211,13 +213,20 @@ static inline int xt_coll_taken(ADIO_File fd)
  * caller's question.) */
 int xt_direct_io_ok(ADIO_File fd, enum xt_layer_id id);
 
-/* per-file hints (xt_filehints.c): sys with the ROMIO_HINTS file's lines
- * "PATTERN KEY VALUE" that match fd's name set over it (an info kept until
- * xt_file_hints_release(fd)), or sys itself when none match; publish: the
- * lines that applied, as romio_xt_file_hints in fd->info */
+/* the hints files (xt_filehints.c): sys (ROMIO's hints, from the ROMIO_HINTS
+ * file's "KEY VALUE" lines) over the site file's lines that apply to fd,
+ * and the ROMIO_HINTS file's lines "PATTERN KEY VALUE" that match fd's name
+ * over both (an info kept until xt_file_hints_release(fd)), or sys itself
+ * when no line applies; publish: the lines that applied, as
+ * romio_xt_file_hints (and romio_xt_site_hints) in fd->info */
 MPI_Info xt_file_hints(ADIO_File fd, MPI_Info sys);
 void xt_file_hints_release(ADIO_File fd);
 void xt_file_hints_publish(ADIO_File fd);
+/* during fd's open: the site file's path when key's value in xt_file_hints
+ * comes from it (no ROMIO_HINTS line sets key), else NULL */
+const char *xt_site_hint(ADIO_File fd, const char *key);
+/* does info (MPI_INFO_NULL: none) have key? */
+int xt_info_has(MPI_Info info, const char *key);
 
 /* hint h's parsed value on fd (the default for ROMIO's internal files) */
 const struct xt_hint_value *xt_hint(ADIO_File fd, enum xt_hint_id h);
@@ -235,12 +244,14 @@ struct xt_file *xt_file_new(ADIO_File fd);
  * them, stacked or not */
 int xt_slots_alloc(struct xt_file *xf);
 void xt_slots_free(struct xt_file *xf);
-/* where a pass reads each hint: info's, else sys's (the ROMIO_HINTS file's,
- * at open before ROMIO merges them in), else at open its variable.  unknown:
- * this rank cannot read them yet (the file is read after this allreduce).
- * romio: an int of ROMIO's that the pass's allreduce carries (MIN), or NULL */
+/* where a pass reads each hint: info's, else sys's (the hints files', at
+ * open before ROMIO merges them in), else at open its variable; a variable
+ * wins over a value of the site file's (xt_site_hint) that user, the
+ * program's own info at open, does not give.  unknown: this rank cannot read
+ * them yet (the file is read after this allreduce).  romio: an int of
+ * ROMIO's that the pass's allreduce carries (MIN), or NULL */
 struct xt_hint_src {
-    MPI_Info info, sys;
+    MPI_Info info, sys, user;
     int unknown, *romio;
 };
 enum xt_pass_end {
@@ -260,6 +271,11 @@ enum xt_pass_end xt_info_apply(ADIO_File fd, struct xt_file **pxf, const struct 
 void xt_info_alone(ADIO_File fd, MPI_Info users_info);
 /* xf NULL: the defaults, no layers */
 void xt_info_publish(ADIO_File fd, const struct xt_file *xf);
+/* under romio_xt=auto, the stats record's "auto": per row, what its hint is
+ * and why (auto's choice and the gate, given by a hint, or its needs missing) */
+void xt_auto_report(const struct xt_file *xf, struct xt_json *j);
+/* did romio_xt=auto set hint h on fd (not a hint given for it)? */
+int xt_auto_chose(ADIO_File fd, enum xt_hint_id h);
 
 /* the registered layers, bottom first */
 extern const struct xt_layer *const xt_layers[];

@@ -74,6 +74,8 @@ struct nvc_state {
     int wrote;                  /* written since the last sync or close (nvc_note_quiet) */
     int gate;                   /* the gate's latest answer (NVC_GATE_*, nvc_gate.h) */
     int always;                 /* test only: cache whenever the threads are idle */
+    int cautious;               /* romio_xt=auto turned it on: no cached write before a
+                                 * compute phase was seen (rule 1, nvc_gate.h) */
     int warned;
     int64_t fail_after;         /* test only: cache writes past this many bytes fail */
     long fail_sync_at;          /* test only: this sync item (1-based) fails */

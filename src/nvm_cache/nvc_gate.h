@@ -34,7 +34,10 @@
  *    sync threads longer than the latest compute phase: write through
  *    (direct_threads_busy), the sync or close after it would wait.
  * 4. Otherwise cache, from the job's first write on: nothing measured yet
- *    means nothing shows the cache cannot win.
+ *    means nothing shows the cache cannot win.  Where romio_xt=auto turned
+ *    the cache on, rule 1 holds until the process has seen a compute phase
+ *    (nvc_layer.c): a job that never computes before a sync or close pays no
+ *    copy.
  *
  * So a job whose first file is written and closed without compute pays the
  * copy of that file (the close waits for it); its later files go straight

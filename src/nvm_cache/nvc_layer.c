@@ -162,6 +162,8 @@ static int worth_caching(struct nvc_state *st, ADIO_File fd, int64_t len)
     int held = st->flush != &nvc_flush_policies[XT_H_E10_CACHE_FLUSH_flush_immediate];
     struct nvc_tiers tiers;
     nvc_tiers_get(&tiers);
+    if (st->cautious && tiers.compute_s <= 0)
+        tiers.no_compute = 1;   /* auto: no copy the close may wait for until one hides */
     pthread_mutex_lock(&rates_mu);
     int way = nvc_gate_cache(held, pending, len, &tiers,
                              st->always ? NULL : &rates[nvc_rate_class(len)]);

@@ -229,6 +229,7 @@ int nvc_open(ADIO_File fd, void *state)
 
     char why[256];
     st->always = xt_test_hook("ROMIO_XT_NVC_TEST_ALWAYS_CACHE", 0) != 0;
+    st->cautious = xt_auto_chose(fd, XT_H_E10_CACHE);
     if (check_cache_dir(xt_hint(fd, XT_H_E10_CACHE_PATH)->s, why, sizeof(why))) {
         st->direct = 1;         /* warned in the hint pass (nvc_check_hints) */
         xt_count(fd, XT_LAYER_nvc, NVC_C_FB_PATH, 1);

@@ -196,6 +196,7 @@ static void build_record(ADIO_File fd, struct xt_file *xf, const struct xts_tota
     for (int s = 0; s < xf->nslots; s++)
         xt_json_str(j, NULL, xf->slots[s].layer->name);
     xt_json_close(j);
+    xt_auto_report(xf, j);
     xt_json_int(j, "bytes_read", tot->sum->app_bytes[0]);
     xt_json_int(j, "bytes_written", tot->sum->app_bytes[1]);
     xt_json_num(j, "open_seconds_max", tot->tmax.open);

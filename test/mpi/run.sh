@@ -6,7 +6,7 @@ xt_test_init mpi
 hintdoc=$XT_BUILDDIR/tools/xt_hintdoc
 
 build() {
-    for t in t_stack t_hints t_stats_io t_warn_once t_stats_files t_filehints; do
+    for t in t_stack t_hints t_stats_io t_warn_once t_stats_files t_filehints t_expect; do
         "$mpicc" -O1 -g -Wall -o "$out/$t" "$src/$t.c" || return 1
     done
 }
@@ -44,6 +44,124 @@ filehints_case() {
         grep -q "line 9 'lonely': a key without a value; line ignored" "$log"
 }
 for n in $(xt_np 1 2); do run "file-hints-np$n" filehints_case $n; done
+
+# --- the site hints file: under ROMIO_HINTS, the variables and MPI_Info ------
+# site_case N: the site file's lines (every file, per file) apply where
+# nothing else sets the key; ROMIO_HINTS's lines (global, per file) and the
+# program's info win over them; one warning each for a bad line and a bad
+# value, naming the site file, for three files and N ranks
+site_case() {
+    local d=$out/site.$1 log=$out/site.$1.out
+    mkdir -p "$d"
+    printf '%s\n' "# site defaults" "romio_xt_stats enable" "cb_buffer_size 1048576" \
+        "romio_xt_null enable" "romio_prefetch_block_size 2m" "*.s2 romio_prefetch_block_size 1m" \
+        "romio_orthrus_trials maybe" "too many words on this line" > "$d/site"
+    printf '%s\n' "cb_buffer_size 4194304" "*.s3 romio_xt_null disable" > "$d/hints"
+    ROMIO_XT_SITE_HINTS=$d/site ROMIO_HINTS=$d/hints ROMIO_XT_STATS_FILE=$d/stats.json \
+        mpirun_keep "$1" ./t_expect \
+        "$d/a.s1" -i romio_xt_null=disable romio_xt_stats=enable cb_buffer_size=4194304 \
+            romio_xt_null=disable romio_prefetch_block_size=2097152 romio_orthrus_trials=3 \
+            romio_xt_site_hints="$d/site" romio_xt_file_hints= -- \
+        "$d/b.s2" romio_xt_null=enable romio_prefetch_block_size=1048576 \
+            romio_xt_file_hints=site:6:*.s2 -- \
+        "$d/c.s3" romio_xt_null=disable romio_xt_file_hints=2:*.s3 romio_xt_layers=stats \
+        > "$log" 2>&1 || { cat "$log"; return 1; }
+    cat "$log"
+    grep -q '^t_expect: OK' "$log" && [ "$(grep -c 'romio-xt: warning' "$log")" -eq 2 ] &&
+        grep -q "site hints file $d/site line 8 'too many words on this line': more than three" "$log" &&
+        grep -q "hint romio_orthrus_trials: bad value 'maybe' (not a whole number); using '3' (site hints file $d/site)" "$log" &&
+        [ "$(grep -c '^{"romio_xt_stats":1' "$d/stats.json")" -eq 3 ]
+}
+for n in $(xt_np 1 2); do run "site-hints-np$n" site_case $n; done
+# a hint's variable is the user's too: it wins over the site file's value
+site_env_case() {
+    local d=$out/site-env
+    mkdir -p "$d"
+    printf 'romio_xt_stats enable\n' > "$d/site"
+    ROMIO_XT_SITE_HINTS=$d/site ROMIO_XT_STATS=0 mpirun_keep 2 ./t_expect "$d/a" \
+        romio_xt_stats=disable romio_xt_layers=none romio_xt_site_hints="$d/site"
+}
+run "site-hints-variable-wins-np2" site_env_case
+# a site file that cannot be read: one warning per job, no site hints
+site_missing_case() {
+    local log=$out/site-missing.out
+    ROMIO_XT_SITE_HINTS=$out/no-such-site-file mpirun_keep 2 ./t_expect "$out/sm.a" \
+        romio_xt_layers=none -- "$out/sm.b" romio_xt_site_hints= > "$log" 2>&1 ||
+        { cat "$log"; return 1; }
+    cat "$log"
+    [ "$(grep -c 'romio-xt: warning' "$log")" -eq 1 ] &&
+        grep -q "site hints file $out/no-such-site-file (ROMIO_XT_SITE_HINTS): cannot read it (No such file or directory); using no site hints" "$log"
+}
+run "site-hints-unreadable-np2" site_missing_case
+# without ROMIO_XT_SITE_HINTS: PREFIX/etc/romio-xt.hints, the commented example
+# make install puts there, applies nothing and warns about nothing
+site_default_case() {
+    local log=$out/site-default.out
+    [ -f "$XT_PREFIX/etc/romio-xt.hints" ] || { echo "no $XT_PREFIX/etc/romio-xt.hints"; return 1; }
+    env -u ROMIO_XT_SITE_HINTS timeout 300 "$mpiexec" -n 2 ./t_expect "$out/sd.a" \
+        romio_xt_layers=none romio_xt_site_hints= > "$log" 2>&1 || { cat "$log"; return 1; }
+    cat "$log"
+    ! grep -q 'romio-xt: warning' "$log"
+}
+run "site-hints-default-file-np2" site_default_case
+
+# --- romio_xt=auto: each extension with an on-line gate, unless its hint is given --
+auto_all=romio_ds_read=adaptive,romio_ds_write=adaptive,romio_prefetch=enable,romio_orthrus=enable
+# auto_case N: get_info shows romio_xt and what auto chose (e10_cache only with
+# e10_cache_path; an extension's own hint wins); the stats record says why;
+# the bytes read back with auto off are the ones stock writes
+auto_case() {
+    local d=$out/auto.$1 py
+    mkdir -p "$d/cache"
+    ROMIO_XT_STATS_FILE=$d/stats.json mpirun_keep "$1" ./t_expect \
+        "$d/f1" -i romio_xt=auto -i romio_xt_stats=enable romio_xt=auto romio_xt_auto_chose=$auto_all \
+            romio_xt_layers=prefetch,ds_adaptive,orthrus,stats -- \
+        "$d/f2" -i romio_xt=auto -i e10_cache_path="$d/cache" -i romio_prefetch=disable \
+            -i romio_xt_stats=enable romio_prefetch=disable e10_cache=enable \
+            romio_xt_auto_chose=romio_ds_read=adaptive,romio_ds_write=adaptive,e10_cache=enable,romio_orthrus=enable \
+            romio_xt_layers=nvm_cache,ds_adaptive,orthrus,stats -- \
+        "$d/f3" -i romio_xt=disable romio_xt=disable romio_xt_auto_chose= romio_xt_layers=none || return 1
+    py='import json, sys
+r = [json.loads(l) for l in open(sys.argv[1])]
+a = {x["file"].rsplit("/", 1)[-1]: x.get("auto") for x in r}
+assert a["f1"]["e10_cache"] == "disable: no e10_cache_path given", a
+assert a["f1"]["romio_prefetch"].startswith("enable: a jumping read"), a
+assert a["f2"]["romio_prefetch"] == "disable: given by a hint", a
+assert a["f2"]["e10_cache"].startswith("enable: each write is cached only after"), a
+assert a["f2"]["romio_orthrus"].startswith("enable: each collective access pattern"), a'
+    python3 -c "$py" "$d/stats.json" || { cat "$d/stats.json"; return 1; }
+    mpirun "$1" ./t_expect -r "$d/f1" romio_xt_layers=none -- "$d/f2" romio_xt=disable &&
+        cmp "$d/f1" "$d/f3" && cmp "$d/f2" "$d/f3"
+}
+for n in $(xt_np 1 2); do run "auto-np$n" auto_case $n; done
+# auto's E10 starts cautious: with no compute phase seen, the first write goes
+# straight through, where e10_cache=enable caches it (the gate on: run-all.sh
+# turns it off for the other tests)
+auto_e10_case() {
+    local d=$out/auto-e10 ROMIO_XT_NVC_TEST_ALWAYS_CACHE=0
+    export ROMIO_XT_NVC_TEST_ALWAYS_CACHE
+    mkdir -p "$d/cache"
+    mpirun 2 ./t_expect "$d/a" -i romio_xt=auto -i e10_cache_path="$d/cache" \
+        "e10_cache_gate=write-through: no compute phase before the last sync or close" &&
+    mpirun 2 ./t_expect "$d/b" -i e10_cache=enable -i e10_cache_path="$d/cache" \
+        e10_cache_gate=cache romio_xt_auto_chose= && cmp "$d/a" "$d/b"
+}
+run "auto-e10-cautious-np2" auto_e10_case
+# a site file with "romio_xt auto" runs every job in auto; ROMIO_XT and
+# ROMIO_HINTS turn it off again, a program's hint over both
+auto_site_case() {
+    local d=$out/auto-site
+    mkdir -p "$d"
+    printf 'romio_xt auto\n' > "$d/site"
+    printf 'romio_xt disable\n' > "$d/hints"
+    ROMIO_XT_SITE_HINTS=$d/site mpirun_keep 2 ./t_expect "$d/a" romio_xt=auto \
+        romio_xt_auto_chose=$auto_all &&
+    ROMIO_XT_SITE_HINTS=$d/site ROMIO_XT=disable mpirun_keep 2 ./t_expect "$d/b" \
+        romio_xt=disable romio_xt_layers=none &&
+    ROMIO_XT_SITE_HINTS=$d/site ROMIO_HINTS=$d/hints mpirun_keep 2 ./t_expect "$d/c" \
+        romio_xt=disable romio_xt_auto_chose= -- "$d/d" -i romio_xt=auto romio_xt=auto
+}
+run "auto-site-file-np2" auto_site_case
 
 # --- bad hints: one warning on rank 0 naming hint, bad value, value used ----
 # expect_warning NAME N MODE REGEX: exactly one matching line, file still correct

@@ -81,6 +81,7 @@ hintfile() {  # hintfile NAME: $out/NAME.hints from EXT[NAME] (empty: none)
 
 xt_build "$ompicc" -O2 -Wall -I"$nh" -o "$out/noharm" "$nh/noharm.c"
 xt_build "$ompicc" -O2 -Wall -o "$out/t_info" "$src/t_info.c" -ldl
+xt_build "$ompicc" -O2 -Wall -o "$out/t_expect" "$XT_SRCDIR/test/mpi/t_expect.c"
 
 component() {
     ompi_info > ompi_info.txt 2>&1 || return 1
@@ -147,6 +148,19 @@ info() {
     ompi romioxt 2 "$out/t_info" "$out/info.dat"
 }
 run info info
+
+# the site hints file from the job's first open on (ROMIO 3.2.1 merges only
+# ROMIO_HINTS's lines itself): romio_xt auto in it, ROMIO_HINTS over it
+site() {
+    hints=$out/site.romio-hints
+    printf 'romio_xt auto\nromio_xt_stats enable\nromio_prefetch enable\n' > "$out/site.hints"
+    printf 'romio_prefetch disable\n' > "$hints"
+    ROMIO_XT_SITE_HINTS=$out/site.hints ROMIO_XT_STATS_FILE=/dev/null ompi romioxt 2 \
+        "$out/t_expect" "$out/site.a" romio_xt=auto romio_xt_stats=enable romio_prefetch=disable \
+        romio_xt_auto_chose=romio_ds_read=adaptive,romio_ds_write=adaptive,romio_orthrus=enable \
+        -- "$out/site.b" romio_xt=auto
+}
+run site-hints-first-open site
 
 # sidebyside WHICH: both components loaded, WHICH has the top priority
 sidebyside() {

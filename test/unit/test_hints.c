@@ -178,6 +178,7 @@ END_TEST
 /* every XT_ENUM hint's generated enum: each <id>_<word> is the index of word
  * in the parsed choice text, <id>_N their number */
 #define XT_PREFIX(p)
+#define XT_AUTO(hint, value, needs, gate)
 #define XT_RULE(kind, a, b)
 #define CHOICE(h, c) {h, #c, h##_##c},
 #define XT_HINT(id, name, type, def, min, max, choices, ...) choices(CHOICE, id)
@@ -192,6 +193,7 @@ static const int nchoices[XT_NHINTS] = {
 #undef XT_HINT
 #undef CHOICE
 #undef XT_RULE
+#undef XT_AUTO
 #undef XT_PREFIX
 
 START_TEST(choice_enums_match_the_text)
@@ -238,6 +240,48 @@ START_TEST(rules_below)
 }
 END_TEST
 
+/* romio_xt=auto: each row's value parses; disable sets nothing; auto sets
+ * each row's hint unless given; a row with a needs hint only when that is
+ * given (e10_cache: e10_cache_path) */
+START_TEST(auto_chooses)
+{
+    struct xt_hint_value v[XT_NHINTS];
+    const char *given[XT_NHINTS] = { 0 };
+    char why[160];
+    int pf = -1, e10 = -1;
+    ck_assert_int_ge(XT_NAUTO, 5);
+    for (int h = 0; h < XT_NHINTS; h++)
+        xt_hint_default(&xt_hint_defs[h], &v[h]);
+    ck_assert_uint_eq(xt_auto_choose(v, given), 0);
+    ck_assert_int_eq(xt_hint_parse(&xt_hint_defs[XT_H_XT], "auto", &v[XT_H_XT], why,
+                                   sizeof(why)), 0);
+    for (int k = 0; k < XT_NAUTO; k++) {
+        struct xt_hint_value tmp;
+        ck_assert_int_eq(xt_hint_parse(&xt_hint_defs[xt_auto_rows[k].hint],
+                                       xt_auto_rows[k].value, &tmp, why, sizeof(why)), 0);
+        ck_assert_ptr_nonnull(xt_auto_rows[k].gate);
+        pf = xt_auto_rows[k].hint == XT_H_PF ? k : pf;
+        e10 = xt_auto_rows[k].hint == XT_H_E10_CACHE ? k : e10;
+    }
+    ck_assert_int_ge(pf, 0);
+    ck_assert_int_ge(e10, 0);
+    ck_assert_int_eq(xt_auto_rows[e10].needs, XT_H_E10_CACHE_PATH);
+    ck_assert(xt_auto_needed(XT_H_E10_CACHE_PATH));
+    ck_assert(!xt_auto_needed(XT_H_PF));
+    unsigned all = (XT_NAUTO == 32 ? ~0u : (1u << XT_NAUTO) - 1);
+    ck_assert_uint_eq(xt_auto_choose(v, given), all & ~(1u << e10));
+    ck_assert_str_eq(v[XT_H_PF].s, "enable");
+    ck_assert_str_eq(v[XT_H_DS_READ].s, "adaptive");
+    ck_assert_str_eq(v[XT_H_E10_CACHE].s, "disable");
+    given[XT_H_E10_CACHE_PATH] = "/local";
+    xt_hint_default(&xt_hint_defs[XT_H_PF], &v[XT_H_PF]);
+    given[XT_H_PF] = "disable";
+    ck_assert_uint_eq(xt_auto_choose(v, given), all & ~(1u << pf));
+    ck_assert_str_eq(v[XT_H_PF].s, "disable");
+    ck_assert_str_eq(v[XT_H_E10_CACHE].s, "enable");
+}
+END_TEST
+
 Suite *hints_suite(void)
 {
     Suite *s = suite_create("hints");
@@ -254,6 +298,7 @@ Suite *hints_suite(void)
     tcase_add_test(tc, stats_hint_row);
     tcase_add_test(tc, choice_enums_match_the_text);
     tcase_add_test(tc, rules_below);
+    tcase_add_test(tc, auto_chooses);
     suite_add_tcase(s, tc);
     return s;
 }
