@@ -1,13 +1,17 @@
 #!/bin/bash
 # romio-xt's library inside each host MPI: libromioxt.so in those of the
-# MPICH ABI, libromioxt-ompi.so in Open MPI 5 (scripts/host-run.sh: mpich4,
-# mpich5, impi, ompi5; docs/library.md).  Per host:
+# MPICH ABI, libromioxt-ompi.so in Open MPI 5, libromioxt-abi.so in those of
+# the MPI-5 standard ABI (scripts/host-run.sh: mpich4, mpich5, impi, ompi5,
+# mpich5-abi, impi-abi; docs/library.md).  Per host:
 #   symbols        every MPI-IO symbol the host exports, the library exports
 #                  too (a call to one it lacked would hand our file handle to
 #                  the host's own ROMIO)
 #   same-bytes-P   t_hostio's file, written with the library under pass P
 #                  (test/upstream/passes: stock and each extension), equals
 #                  the file the host's own MPI-IO writes, byte for byte
+#                  (hosts of the MPI-5 ABI: the host's own MPI-IO under the
+#                  MPICH ABI writes it; Intel MPI's own under its libmpi_abi
+#                  aborts on a noncontiguous file view)
 #   errhandler     user file error handlers, get/set/call, c2f/f2c
 #   coll-perf-S    ROMIO's coll_perf (64^3 ints), FLASH-IO 8x8x8 (PnetCDF,
 #   flash-io-S     Debian's mpif90.mpich) and test/apps' Fortran t_fio: the
@@ -21,7 +25,8 @@
 #   upstream/...   ROMIO's own tests in the passes of XT_HOST_PASSES (default
 #                  stock, orthrus, ds-adaptive), less error and darray_read
 # A host that is not installed prints "SKIP hosts/HOST: reason".
-# XT_HOSTS limits the hosts (default: mpich4 mpich5 impi ompi5).
+# XT_HOSTS limits the hosts (default: mpich4 mpich5 impi ompi5 mpich5-abi
+# impi-abi).
 . "$XT_SRCDIR/test/lib.sh"
 xt_test_init hosts
 if [ -n "${XT_SANITIZE:-}" ]; then
@@ -71,7 +76,8 @@ client() {
     esac > "$d/out" 2>&1 || { cat "$d/out"; return 1; }
 }
 coll_perf_case() {  # coll_perf_case HOST SET
-    [ -f "$out/cp.own/f" ] || client "$1" own "$out/cp.own" "$bin/cp/bin/coll_perf" -fname "$out/cp.own/f" ||
+    [ -f "$out/cp.own/f" ] ||
+        client "$refhost" own "$out/cp.own" "$refbin/cp/bin/coll_perf" -fname "$out/cp.own/f" ||
         return 1
     client "$1" "$2" "$out/cp.$2" "$bin/cp/bin/coll_perf" -fname "$out/cp.$2/f" &&
         cmp "$out/cp.own/f" "$out/cp.$2/f"
@@ -135,7 +141,7 @@ symbols_case() {  # the host's MPI-IO symbols, less ours: none
 same_bytes_case() {  # same_bytes_case HOST PASS
     local h=$1 p=$2 d=$out/bytes
     mkdir -p "$d"
-    [ -f "$d/own.dat" ] || timeout 300 "$hostrun" "$h" own -n 2 "$bin/t_hostio" "$d/own.dat" ||
+    [ -f "$d/own.dat" ] || timeout 300 "$hostrun" "$refhost" own -n 2 "$refbin/t_hostio" "$d/own.dat" ||
         { rm -f "$d/own.dat"; return 1; }
     rm -f "$d/$p.dat"
     if [ -s "$passes/$p.hints" ]; then
@@ -147,12 +153,28 @@ same_bytes_case() {  # same_bytes_case HOST PASS
     cmp "$d/own.dat" "$d/$p.dat"
 }
 
-for h in ${XT_HOSTS:-mpich4 mpich5 impi ompi5}; do
+for h in ${XT_HOSTS:-mpich4 mpich5 impi ompi5 mpich5-abi impi-abi}; do
     if ! why=$("$hostrun" "$h" own 2>&1); then
         echo "SKIP hosts/$h: $why"
         continue
     fi
-    case $h in ompi5) abi=ompi lib=libromioxt-ompi ;; *) abi=mpich lib=libromioxt ;; esac
+    case $h in
+        ompi5) abi=ompi lib=libromioxt-ompi ;;
+        *-abi) abi=abi lib=libromioxt-abi ;;
+        *) abi=mpich lib=libromioxt ;;
+    esac
+    # the reference files: the host's own MPI-IO (MPI-5 ABI hosts: under the
+    # MPICH ABI, with the programs built with mpicc.mpich)
+    refhost=$h refbin=$top/$abi
+    if [ "$abi" = abi ]; then
+        refhost=${h%-abi} refbin=$top/mpich
+        if ! why=$("$hostrun" "$refhost" own 2>&1); then
+            echo "SKIP hosts/$h: its reference, $refhost: $why"
+            continue
+        fi
+        (bin=$refbin abi=mpich out=$top/$refhost module=hosts/$refhost
+         mkdir -p "$bin" "$out" && host_build "$refhost" libromioxt) || { fails=$((fails + 1)); continue; }
+    fi
     export XT_LIB=$XT_PREFIX/lib/$lib.so
     [ -f "$XT_LIB" ] || { echo "SKIP hosts/$h: no $XT_LIB"; continue; }
     module=hosts/$h out=$top/$h bin=$top/$abi
@@ -177,6 +199,10 @@ for h in ${XT_HOSTS:-mpich4 mpich5 impi ompi5}; do
     run errhandler timeout 120 "$hostrun" "$h" xt -n 2 "$bin/t_errh" "$out"
     # the library's own build runs make check's suites inside Debian's MPICH
     # already (PREFIX/bin wraps mpich4): not again here
+    if [ "$abi" = abi ]; then
+        echo "SKIP $module/mpi, <module> suites and upstream: not run under the MPI-5 ABI yet"
+        continue
+    fi
     if [ "$h" = mpich4 ] && [ "${XT_MPICH_BUILD:-yes}" = no ]; then
         echo "SKIP $module/mpi, <module> suites and upstream: make check's own parts ran them in $h"
         continue
