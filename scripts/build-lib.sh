@@ -1,12 +1,13 @@
 #!/bin/sh
 # build-lib.sh ABI SRCDIR ROMIO BUILD MPICC OUT "XT_SRCS" "XT_CFLAGS"
-# Builds libromioxt.so (ABI mpich) or libromioxt-ompi.so (ABI ompi: Open MPI
-# 5, whose MPI-1 datatypes and combiners ROMIO still names): ROMIO (the
+# Builds libromioxt.so (ABI mpich), libromioxt-ompi.so (ABI ompi: Open MPI
+# 5, whose MPI-1 datatypes and combiners ROMIO still names) or
+# libromioxt-abi.so (ABI abi: the MPI-5 standard ABI, mpi_abi.h): ROMIO (the
 # patched tree ROMIO, its own configure, outside MPICH: default glue, no
 # Fortran of its own) with romio-xt's modules,
 # compiled with the host ABI's MPICC into BUILD, linked into OUT with only the
 # MPI-IO interface exported (build/libromioxt.map).  MPI itself stays
-# unresolved (ABI mpich): the host MPI the program runs on provides it.
+# unresolved (ABI mpich, abi): the host MPI the program runs on provides it.
 set -e
 abi=$1 srcdir=$2 romio=$3 build=$4 mpicc=$5 out=$6 xt_srcs=$7 xt_cflags=$8
 # HAVE_STATUS_SET_BYTES: ROMIO sets the byte count of every status it returns
@@ -18,7 +19,10 @@ case $abi in
     # without it (a shell, valgrind's launcher) fails
     ompi) cppflags="-DHAVE_STATUS_SET_BYTES -DOMPI_OMIT_MPI1_COMPAT_DECLS=0"
         mpilib="-L$(dirname "$mpicc")/../lib -lmpi" ;;
-    *) echo "build-lib.sh: ABI '$abi': use mpich or ompi" >&2; exit 2 ;;
+    # the MPI-5 standard ABI (mpi_abi.h, MPICC an ABI wrapper such as MPICH
+    # 5's mpicc_abi): handles are constants, MPI stays unresolved, as mpich
+    abi) cppflags=-DHAVE_STATUS_SET_BYTES mpilib= ;;
+    *) echo "build-lib.sh: ABI '$abi': use mpich, ompi or abi" >&2; exit 2 ;;
 esac
 # a sanitizer build (XT_CFLAGS has -fsanitize=...): ROMIO is compiled and
 # the library linked with the same sanitizers

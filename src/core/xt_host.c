@@ -159,6 +159,14 @@ int xt_host_err_return_comm(MPI_Comm comm, int code)
     return code;
 }
 
+/* made visible here: the MPI-5 ABI's mpi_abi.h declares MPI's functions
+ * without the visibility MPICH's and Open MPI's headers give them */
+#define XT_EXPORT __attribute__((visibility("default")))
+XT_EXPORT int PMPI_File_create_errhandler(MPI_File_errhandler_function *fn, MPI_Errhandler *eh);
+XT_EXPORT int MPI_File_create_errhandler(MPI_File_errhandler_function *fn, MPI_Errhandler *eh);
+XT_EXPORT int PMPI_File_call_errhandler(MPI_File fh, int code);
+XT_EXPORT int MPI_File_call_errhandler(MPI_File fh, int code);
+
 typedef int host_create_fn(MPI_File_errhandler_function *, MPI_Errhandler *);
 
 int PMPI_File_create_errhandler(MPI_File_errhandler_function *fn, MPI_Errhandler *eh)
@@ -216,7 +224,6 @@ int PMPI_File_call_errhandler(MPI_File fh, int code)
 
 /* MPI-5: a file handle as an int (Fortran's MPI_Fint) and back (no header
  * of an MPI-4 host declares them, so they are made visible here) */
-#define XT_EXPORT __attribute__((visibility("default")))
 XT_EXPORT int PMPI_File_toint(MPI_File fh);
 XT_EXPORT MPI_File PMPI_File_fromint(int i);
 XT_EXPORT int MPI_File_toint(MPI_File fh);

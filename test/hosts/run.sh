@@ -1,13 +1,17 @@
 #!/bin/bash
 # romio-xt's library inside each host MPI: libromioxt.so in those of the
-# MPICH ABI, libromioxt-ompi.so in Open MPI 5 (scripts/host-run.sh: mpich4,
-# mpich5, impi, ompi4, ompi5; docs/library.md).  Per host:
+# MPICH ABI, libromioxt-ompi.so in Open MPI 4.1 and 5, libromioxt-abi.so in
+# those of the MPI-5 standard ABI (scripts/host-run.sh: mpich4, mpich5, impi,
+# ompi4, ompi5, mpich5-abi, impi-abi; docs/library.md).  Per host:
 #   symbols        every MPI-IO symbol the host exports, the library exports
 #                  too (a call to one it lacked would hand our file handle to
 #                  the host's own ROMIO)
 #   same-bytes-P   t_hostio's file, written with the library under pass P
 #                  (test/upstream/passes: stock and each extension), equals
 #                  the file the host's own MPI-IO writes, byte for byte
+#                  (hosts of the MPI-5 ABI: the host's own MPI-IO under the
+#                  MPICH ABI writes it; Intel MPI's own under its libmpi_abi
+#                  aborts on a noncontiguous file view)
 #   errhandler     user file error handlers, get/set/call, c2f/f2c
 #   coll-perf-S    ROMIO's coll_perf (64^3 ints), FLASH-IO 8x8x8 (PnetCDF,
 #   flash-io-S     Debian's mpif90.mpich) and test/apps' Fortran t_fio: the
@@ -21,7 +25,8 @@
 #   upstream/...   ROMIO's own tests in the passes of XT_HOST_PASSES (default
 #                  stock, orthrus, ds-adaptive), less error
 # A host that is not installed prints "SKIP hosts/HOST: reason".
-# XT_HOSTS limits the hosts (default: mpich4 mpich5 impi ompi4 ompi5).
+# XT_HOSTS limits the hosts (default: mpich4 mpich5 impi ompi4 ompi5
+# mpich5-abi impi-abi).
 . "$XT_SRCDIR/test/lib.sh"
 xt_test_init hosts
 if [ -n "${XT_SANITIZE:-}" ]; then
@@ -72,7 +77,8 @@ client() {
     esac > "$d/out" 2>&1 || { cat "$d/out"; return 1; }
 }
 coll_perf_case() {  # coll_perf_case HOST SET
-    [ -f "$out/cp.own/f" ] || client "$1" own "$out/cp.own" "$bin/cp/bin/coll_perf" -fname "$out/cp.own/f" ||
+    [ -f "$out/cp.own/f" ] ||
+        client "$refhost" own "$out/cp.own" "$refbin/cp/bin/coll_perf" -fname "$out/cp.own/f" ||
         return 1
     client "$1" "$2" "$out/cp.$2" "$bin/cp/bin/coll_perf" -fname "$out/cp.$2/f" &&
         cmp "$out/cp.own/f" "$out/cp.$2/f"
@@ -101,24 +107,32 @@ host_suites() {  # test/<module>/run.sh of every src/<module>/, and hardening
 
 # ROMIO's own tests in the passes XT_HOST_PASSES, less error (it wants
 # MPICH's text in MPI_Error_string; the library's codes are the error
-# classes; docs/library.md)
+# classes; docs/library.md); on Open MPI 4.1.4 less four, under the MPI-5 ABI
+# less five, which do not compile there
 host_upstream() {
     local h=$1 mpi_h=/usr/include/x86_64-linux-gnu/mpich/mpi.h f77=mpif77.mpich t tests=()
     [ "$h" != ompi5 ] || mpi_h=${ROMIO_XT_HOSTS:-/opt/romio-xt-hosts}/openmpi-5.0.11/include/mpi.h
     [ "$h" != ompi4 ] || mpi_h=/usr/lib/x86_64-linux-gnu/openmpi/include/mpi.h
     [ "$h" != ompi4 ] || f77=mpif77.openmpi
+    [ "$abi" != abi ] || mpi_h=$("$hostrun" "$h" libmpi | sed 's,/lib/libmpi_abi.so.1$,/include/mpi_abi.h,')
     "$hostrun" "$h" fortran 2> /dev/null || f77=
     for t in $(sed -n 's/^\([a-z_0-9-]*\)[[:space:]]*|.*/\1/p' "$XT_SRCDIR/test/upstream/tests.list"); do
         case $h:$t in
             *:error) ;;
             ompi4:noncontig* | ompi4:i_noncontig)
                 echo "SKIP $module/upstream/$t: it uses MPI-1's MPI_LB/MPI_UB, which Debian's Open MPI 4.1.4 does not declare" ;;
+            # they name what the MPI-5 ABI lacks: MPI-1's MPI_LB and MPI_UB,
+            # ROMIO's MPIO_Request and MPIO_Wait
+            *-abi:noncontig | *-abi:noncontig_coll | *-abi:noncontig_coll2 | *-abi:async | *-abi:i_noncontig)
+                echo "SKIP $module/upstream/$t: it names MPI-1's MPI_LB/MPI_UB or ROMIO's MPIO_Request, which the MPI-5 ABI lacks" ;;
             *) if ls "$XT_UPSTREAM/src/mpi/romio/test/$t".f* > /dev/null 2>&1; then
                    [ -z "$f77" ] || tests+=("$t")
                else tests+=("$t"); fi ;;
         esac
     done
     [ -n "$f77" ] || echo "SKIP $module/upstream Fortran tests: $h has no Fortran library"
+    [ "$abi" != abi ] || echo "SKIP $module/upstream/noncontig, noncontig_coll, noncontig_coll2," \
+        "async, i_noncontig: they use MPI_LB, MPI_UB or MPIO_Request, which the MPI-5 ABI lacks"
     XT_UPSTREAM_MPICC=$bin/mpicc XT_UPSTREAM_MPIF77=${f77:-false} XT_UPSTREAM_MPIEXEC=$out/mpiexec \
         XT_UPSTREAM_MPI_H=$mpi_h XT_UPSTREAM_OUT=$out/upstream XT_UPSTREAM_NAME=hosts/$h/upstream \
         XT_UPSTREAM_PASSES=${XT_HOST_PASSES:-stock orthrus ds-adaptive} \
@@ -139,7 +153,7 @@ symbols_case() {  # the host's MPI-IO symbols, less ours: none
 same_bytes_case() {  # same_bytes_case HOST PASS
     local h=$1 p=$2 d=$out/bytes
     mkdir -p "$d"
-    [ -f "$d/own.dat" ] || timeout 300 "$hostrun" "$h" own -n 2 "$bin/t_hostio" "$d/own.dat" ||
+    [ -f "$d/own.dat" ] || timeout 300 "$hostrun" "$refhost" own -n 2 "$refbin/t_hostio" "$d/own.dat" ||
         { rm -f "$d/own.dat"; return 1; }
     rm -f "$d/$p.dat"
     if [ -s "$passes/$p.hints" ]; then
@@ -151,17 +165,33 @@ same_bytes_case() {  # same_bytes_case HOST PASS
     cmp "$d/own.dat" "$d/$p.dat"
 }
 
-for h in ${XT_HOSTS:-mpich4 mpich5 impi ompi4 ompi5}; do
+for h in ${XT_HOSTS:-mpich4 mpich5 impi ompi4 ompi5 mpich5-abi impi-abi}; do
     if ! why=$("$hostrun" "$h" own 2>&1); then
         echo "SKIP hosts/$h: $why"
         continue
     fi
-    case $h in ompi*) abi=ompi lib=libromioxt-ompi ;; *) abi=mpich lib=libromioxt ;; esac
+    case $h in
+        ompi*) abi=ompi lib=libromioxt-ompi ;;
+        *-abi) abi=abi lib=libromioxt-abi ;;
+        *) abi=mpich lib=libromioxt ;;
+    esac
+    # the reference files: the host's own MPI-IO (MPI-5 ABI hosts: under the
+    # MPICH ABI, with the programs built with mpicc.mpich)
+    refhost=$h refbin=$top/$abi
+    if [ "$abi" = abi ]; then
+        refhost=${h%-abi} refbin=$top/mpich
+        if ! why=$("$hostrun" "$refhost" own 2>&1); then
+            echo "SKIP hosts/$h: its reference, $refhost: $why"
+            continue
+        fi
+        (bin=$refbin abi=mpich out=$top/$refhost module=hosts/$refhost
+         mkdir -p "$bin" "$out" && host_build "$refhost" libromioxt) || { fails=$((fails + 1)); continue; }
+    fi
     export XT_LIB=$XT_PREFIX/lib/$lib.so
     [ -f "$XT_LIB" ] || { echo "SKIP hosts/$h: no $XT_LIB"; continue; }
     # (programs per ABI; Open MPI's per host: 4.1 and 5.0 each their own mpicc)
     module=hosts/$h out=$top/$h bin=$top/$abi
-    [ "$abi" != ompi ] || bin=$top/$h-bin
+    [ "$abi" != ompi ] || bin=$top/$h-bin refbin=$top/$h-bin
     mkdir -p "$out" "$bin"
     host_build "$h" "$lib"
     run symbols symbols_case "$h"

@@ -3,7 +3,8 @@
  * byte for byte): a collective write through a subarray view, independent
  * strided writes through a vector view, write_ordered on the shared file
  * pointer, nonblocking iwrite_at; then each is read back the same way and
- * checked.  Prints "t_hostio: OK" on rank 0 when every byte read is right. */
+ * checked, and MPI_SEEK_SET is checked.  Prints "t_hostio: OK" on rank 0
+ * when every byte read is right. */
 #include <mpi.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -160,6 +161,14 @@ int main(int argc, char **argv)
         MPI_Barrier(MPI_COMM_WORLD);
         MPI_File_sync(fh);
     }
+    /* MPI_SEEK_SET twice lands at the same place (the MPI-5 ABI's seek modes
+     * are the program's header's: docs/library.md) */
+    MPI_Offset pos = -1;
+    MPI_File_set_view(fh, 0, MPI_BYTE, MPI_BYTE, "native", MPI_INFO_NULL);
+    MPI_File_seek(fh, 10, MPI_SEEK_SET);
+    MPI_File_seek(fh, 10, MPI_SEEK_SET);
+    MPI_File_get_position(fh, &pos);
+    check(pos == 10, "the position after MPI_SEEK_SET");
     MPI_File_close(&fh);
     MPI_Allreduce(MPI_IN_PLACE, &bad, 1, MPI_INT, MPI_SUM, MPI_COMM_WORLD);
     if (!rank)
