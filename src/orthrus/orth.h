@@ -38,25 +38,117 @@ struct orth_call {
     const ADIOI_Fns *lower;     /* the table below the layer */
 };
 
-struct orth_cand {
-    const char *name;
-    /* collective over fd->comm; sets *err the same way on all ranks */
-    void (*run)(struct orth_call *c, int *err);
-};
-
 /* the candidates (ORTH_CAND_LIST, orth_hints.def): enum { ORTH_two_phase, ...,
  * ORTH_NCANDS }, the indices of orth_cands[] */
 #define ORTH_CAND_ID(h, name) ORTH_##name,
 enum orth_cand_id { ORTH_CAND_LIST(ORTH_CAND_ID, _) ORTH_NCANDS };
 #undef ORTH_CAND_ID
+
+/* the quiesce points where a candidate's held data must reach the file
+ * (orth_cand.settle) */
+enum { ORTH_AT_SYNC,            /* MPI_File_sync, set_size, set_atomicity */
+    ORTH_AT_VIEW,               /* MPI_File_set_view (err NULL: kept for the next sync) */
+    ORTH_AT_CLOSE
+};
+
+/* an operation below the layer other than a collective call (an
+ * independent read or write, or one that may write, e.g. preallocation), as
+ * the candidates' guards see it (orth_cand.indep) */
+enum { ORTH_IO_READ, ORTH_IO_WRITE, ORTH_IO_OTHER };
+struct orth_io {
+    const void *buf;
+    int count;
+    MPI_Datatype dt;
+    int fpt;
+    ADIO_Offset off;
+    int kind;                   /* ORTH_IO_* */
+    int contig;                 /* a ...Contig operation */
+    int nest;                   /* what the layers below do in it is part of it */
+    ADIO_Offset before;         /* fd->fp_ind before it */
+    int mark[ORTH_NCANDS];      /* a candidate's own, from its before hook to its after */
+};
+
+/* A candidate: its collective call and its hooks.  The selector calls them
+ * through orth_cands[] only; a hook left NULL does nothing.  A candidate
+ * keeps its own state in st->cand[its id] (made by open, freed by close):
+ * the selector never looks into it. */
+struct orth_cand {
+    const char *name;
+    /* collective over fd->comm; sets *err the same way on all ranks */
+    void (*run)(struct orth_call *c, int *err);
+    int stock;                  /* ROMIO's own collective routine: the layers below see
+                                 * the call as theirs (no xt_coll_notify) */
+    /* init, at open, on every rank (collective), when the file may run it:
+     * forced, or in the rotation */
+    void (*open)(ADIO_File fd, struct orth_state *st);
+    /* free, at close, after its ORTH_AT_CLOSE settle (collective) */
+    void (*close)(ADIO_File fd, struct orth_state *st);
+    /* before a timed call of it (collective): first-use setup, not timed */
+    void (*setup)(struct orth_call *c);
+    /* collective: another candidate runs the next collective call */
+    void (*other)(ADIO_File fd, int is_write);
+    /* collective: a quiesce point (ORTH_AT_*); what it holds reaches the file */
+    void (*settle)(ADIO_File fd, int at, int *err);
+    /* after MPI_File_set_view (collective; error_code: this rank's result) */
+    void (*view)(ADIO_File fd, int error_code);
+    /* around an operation below the layer (after: 0 before it, 1 after) */
+    void (*indep)(ADIO_File fd, struct orth_io *io, int after);
+    /* 1: a nonblocking read must run blocking (its guards need the data) */
+    int (*blocks)(ADIO_File fd);
+    /* the file's size as MPI_File_get_size reports it (held writes count) */
+    void (*fsize)(ADIO_File fd, ADIO_Offset *size);
+    /* another layer wrote the file directly */
+    void (*wrote)(ADIO_File fd);
+};
+
 /* a collective call reports the candidate that ran it (xt_coll_ran), as its index + 1 */
 _Static_assert(ORTH_NCANDS <= XT_COLL_IMPL_MAX, "every candidate has an xt_coll_ran number");
 /* romio_orthrus_force's choices are none + the candidates */
 #define ORTH_FORCED_CAND(force) ((int) (force) - XT_H_ORTH_FORCE_two_phase)
 
-extern const struct orth_cand orth_cands[];
+/* one per candidate, defined in its own file: orth_<name>_cand */
+#define ORTH_CAND_DECL(h, name) extern const struct orth_cand orth_##name##_cand;
+ORTH_CAND_LIST(ORTH_CAND_DECL, _)
+#undef ORTH_CAND_DECL
+extern const struct orth_cand *const orth_cands[];
 extern const int orth_ncands;
 int orth_cand_find(const char *name);
+
+/* the hooks of every candidate (orth_cands.c) */
+void orth_cands_open(ADIO_File fd, struct orth_state *st);
+void orth_cands_close(ADIO_File fd, struct orth_state *st, int *err);
+/* every candidate but `runs` (orth_cands index, -1: none) hears that
+ * another runs the next collective call */
+void orth_cands_other(ADIO_File fd, int runs, int is_write);
+void orth_cands_settle(ADIO_File fd, int at, int *err);
+void orth_cands_view(ADIO_File fd, int error_code);
+void orth_cands_indep(ADIO_File fd, struct orth_io *io, int after);
+int orth_cands_block(ADIO_File fd);
+void orth_cands_fsize(ADIO_File fd, ADIO_Offset *size);
+void orth_cands_wrote(ADIO_File fd);
+/* candidate cand's setup hook, if any */
+void orth_cand_setup(struct orth_call *c, int cand);
+/* candidate cand alone hears that another runs the next collective call */
+void orth_cand_other(ADIO_File fd, int cand, int is_write);
+/* the layer's operations besides the collective calls: every candidate's
+ * guards around the table below's (orth_guard.c) */
+void orth_guard_WriteContig(ADIO_File fd, const void *buf, int count, MPI_Datatype dt,
+                            int fpt, ADIO_Offset off, ADIO_Status *status, int *err);
+void orth_guard_WriteStrided(ADIO_File fd, const void *buf, int count, MPI_Datatype dt,
+                             int fpt, ADIO_Offset off, ADIO_Status *status, int *err);
+void orth_guard_IwriteContig(ADIO_File fd, const void *buf, int count, MPI_Datatype dt,
+                             int fpt, ADIO_Offset off, ADIO_Request *req, int *err);
+void orth_guard_IwriteStrided(ADIO_File fd, const void *buf, int count, MPI_Datatype dt,
+                              int fpt, ADIO_Offset off, ADIO_Request *req, int *err);
+void orth_guard_ReadStrided(ADIO_File fd, void *buf, int count, MPI_Datatype dt, int fpt,
+                            ADIO_Offset off, ADIO_Status *status, int *err);
+void orth_guard_IreadContig(ADIO_File fd, void *buf, int count, MPI_Datatype dt, int fpt,
+                            ADIO_Offset off, ADIO_Request *req, int *err);
+void orth_guard_IreadStrided(ADIO_File fd, void *buf, int count, MPI_Datatype dt, int fpt,
+                             ADIO_Offset off, ADIO_Request *req, int *err);
+void orth_guard_Flush(ADIO_File fd, int *err);
+void orth_guard_Resize(ADIO_File fd, ADIO_Offset size, int *err);
+void orth_guard_Fcntl(ADIO_File fd, int flag, ADIO_Fcntl_t * fs, int *err);
 
 /* a call whose slowest-rank time is reduced with the next call's signature */
 struct orth_pending {
@@ -124,7 +216,7 @@ struct orth_state {
     int nomem;                  /* this process lacks it for the call being described */
     int from_memory;            /* patterns adopted from the job's earlier files (orth_memo.c) */
     int64_t runs[ORTH_NCANDS];  /* calls run per orth_cands index */
-    struct orth_vb *vb;         /* view_based's state (orth_vb.h), NULL when not used */
+    void *cand[ORTH_NCANDS];    /* each candidate's own state (its open hook's), or NULL */
     uint64_t view_gen;          /* set_views seen */
     struct orth_desc_cache desc;        /* calls' descriptions (orth_desc.h) */
     int desc_mode;              /* ORTH_DESC_* (test hook ROMIO_XT_ORTHRUS_TEST_DESC) */
@@ -167,6 +259,14 @@ struct orth_route {
     int (*dest)(const struct orth_route *rt, ADIO_Offset off);  /* rank in comm */
     int agg, naggs, nprocs;     /* for dest */
 };
+/* the stripe owner of off: aggregator (off / unit) mod naggs, spread over
+ * the ranks (a * nprocs / naggs; orth_disk.c) */
+int orth_stripe_owner(const struct orth_route *rt, ADIO_Offset off);
+/* the stripe: romio_orthrus_stripe_unit, else striping_unit, else 4 MiB */
+ADIO_Offset orth_stripe_unit(ADIO_File fd);
+/* the user's buffer of c when its data is one contiguous run, else a packed
+ * copy (*packed; a write's data packed into it; orth_xchg.c) */
+char *orth_stream(const struct orth_call *c, int *packed);
 /* collective over rt->comm: the call's data to/from the aggregators, in
  * rounds of at most cb_buffer_size bytes per aggregator (orth_xchg.c) */
 void orth_exchange(struct orth_call *c, const struct orth_route *rt, int *err);
@@ -196,17 +296,16 @@ void orth_finish(struct orth_call *c, int *err);
 /* lists c's pieces (c->offs, lens, n) and c->end_fp unless they are (orth_agg.c) */
 void orth_pieces(struct orth_call *c);
 
+/* stock ROMIO's collective routine (orth_stock.c): two_phase's run, and what
+ * the others fall back to */
 void orth_two_phase(struct orth_call *c, int *err);
-void orth_core_first(struct orth_call *c, int *err);
-void orth_disk_first(struct orth_call *c, int *err);
-void orth_view_based(struct orth_call *c, int *err);
+/* core_first's and disk_first's setup: the node communicator (orth_agg.c) */
+void orth_nodes_setup(struct orth_call *c);
 /* a trial's first call, starting with a piece (orth_piece.c): candidate cand
  * (orth_cands index) runs the piece; when it took (slowest rank, *piece)
  * longer than limit seconds, home (orth_cands index) runs the rest and 1 is
  * returned, else cand runs the rest.  Collective. */
 int orth_run_piece(struct orth_call *c, int cand, int home, double limit, double *piece,
                    int *err);
-/* no aggregation, no communication (orth_indep.c) */
-void orth_independent(struct orth_call *c, int *err);
 
 #endif

@@ -109,3 +109,8 @@ void orth_nodes(ADIO_File fd, struct orth_state *st)
     leader = node_rank == 0;
     MPI_Allreduce(&leader, &st->nnodes, 1, MPI_INT, MPI_SUM, fd->comm);
 }
+
+void orth_nodes_setup(struct orth_call *c)
+{
+    orth_nodes(c->fd, c->st);
+}

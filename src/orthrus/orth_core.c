@@ -25,7 +25,7 @@ static int to_node_aggregator(const struct orth_route *rt, ADIO_Offset off)
     return rt->agg;
 }
 
-void orth_core_first(struct orth_call *c, int *err)
+static void core_first(struct orth_call *c, int *err)
 {
     struct orth_state *st = c->st;
     orth_nodes(c->fd, st);
@@ -34,3 +34,7 @@ void orth_core_first(struct orth_call *c, int *err)
     orth_exchange(c, &rt, err);
     orth_finish(c, err);
 }
+
+const struct orth_cand orth_core_first_cand = {.name = "core_first",.run = core_first,
+    .setup = orth_nodes_setup
+};

@@ -15,27 +15,35 @@
  * settled cold reads */
 #define ORTH_DISK_UNIT (4 * 1024 * 1024)
 
-/* aggregators spread over the ranks: a * nprocs / naggs */
-static int to_stripe_owner(const struct orth_route *rt, ADIO_Offset off)
+int orth_stripe_owner(const struct orth_route *rt, ADIO_Offset off)
 {
     int a = (int) ((off / rt->unit) % rt->naggs);
     return (int) ((int64_t) a * rt->nprocs / rt->naggs);
 }
 
-void orth_disk_first(struct orth_call *c, int *err)
+ADIO_Offset orth_stripe_unit(ADIO_File fd)
+{
+    ADIO_Offset unit = (ADIO_Offset) xt_hint(fd, XT_H_ORTH_STRIPE)->i;
+    unit = unit > 0 ? unit : fd->hints->striping_unit;
+    return unit > 0 ? unit : ORTH_DISK_UNIT;
+}
+
+static void disk_first(struct orth_call *c, int *err)
 {
     struct orth_state *st = c->st;
-    struct orth_route rt = {.comm = c->fd->comm,.dest = to_stripe_owner };
+    struct orth_route rt = {.comm = c->fd->comm,.dest = orth_stripe_owner };
     int factor = (int) xt_hint(c->fd, XT_H_ORTH_SERVERS)->i;
-    ADIO_Offset unit = (ADIO_Offset) xt_hint(c->fd, XT_H_ORTH_STRIPE)->i;
     factor = factor > 0 ? factor : c->fd->hints->striping_factor;
     MPI_Comm_size(c->fd->comm, &rt.nprocs);
     if (factor <= 0)
         orth_nodes(c->fd, st);
     rt.naggs = factor > 0 ? factor : st->nnodes;
     rt.naggs = rt.naggs > rt.nprocs ? rt.nprocs : rt.naggs < 1 ? 1 : rt.naggs;
-    unit = unit > 0 ? unit : c->fd->hints->striping_unit;
-    rt.unit = unit > 0 ? unit : ORTH_DISK_UNIT;
+    rt.unit = orth_stripe_unit(c->fd);
     orth_exchange(c, &rt, err);
     orth_finish(c, err);
 }
+
+const struct orth_cand orth_disk_first_cand = {.name = "disk_first",.run = disk_first,
+    .setup = orth_nodes_setup
+};

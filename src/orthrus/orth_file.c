@@ -3,13 +3,26 @@
  * reduction with the ranks' agreement check, the per-call log
  * (romio_orthrus_log), the table saved across runs (romio_orthrus_table),
  * close and the stats report. */
-#include "orth_vb.h"
+#include "orth.h"
+#include "orth_counters.h"
 
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
+
+/* the layer's counters (orth_counters.h) */
+const char *const orth_counter_names[] = {
+    "vb_cache_hits", "vb_cache_misses", "vb_bytes_flushed", "vb_flushes_call_end",
+    "vb_flushes_pool_full", "vb_flushes_sync", "vb_flushes_close", "vb_flushes_set_view",
+    "vb_flushes_read_miss", "vb_flushes_other_call", "vb_flushes_log_full",
+    "vb_flushes_background",
+    "vb_view_bytes_sent", "vb_view_exchanges", "vb_view_fallbacks",
+    "vb_prefetched_bytes", "vb_cache_drops", "vb_pool_grown", "vb_bytes_rewritten",
+};
+_Static_assert(sizeof(orth_counter_names) / sizeof(orth_counter_names[0]) == ORTH_NCOUNTERS,
+               "one name per counter");
 
 static void reduce_fn(void *in, void *inout, int *len, MPI_Datatype *dt)
 {
@@ -21,7 +34,7 @@ static void reduce_fn(void *in, void *inout, int *len, MPI_Datatype *dt)
 static const char *const *rotation_names(const struct orth_state *st, const char **names)
 {
     for (int c = 0; c < st->sel.ncand; c++)
-        names[c] = orth_cands[st->rotation[c]].name;
+        names[c] = orth_cands[st->rotation[c]]->name;
     return names;
 }
 
@@ -102,11 +115,11 @@ void orth_log_call(struct orth_state *st, const struct orth_pending *p, double s
     const char *ev = !event ? "" : was == ORTH_EXAMINING ? "chose:" : revert ? "revert:" :
         "reexamine";
     const char *won = event && was == ORTH_EXAMINING ?
-        orth_cands[st->rotation[e->winner]].name : revert ? orth_cands[st->rotation[p->pick]].name :
+        orth_cands[st->rotation[e->winner]]->name : revert ? orth_cands[st->rotation[p->pick]]->name :
         "";
     fprintf(st->log, "%lld,%.6f,%s,%d,%s,%s,%.0f,%.9f,%s%s\n", (long long) p->no,
             p->t_end - st->t_open, e->sig.is_write ? "write" : "read",
-            (int) (e - st->sel.sigs), orth_cands[st->rotation[p->pick]].name,
+            (int) (e - st->sel.sigs), orth_cands[st->rotation[p->pick]]->name,
             was == ORTH_CHOSEN ? "chosen" : "examining", p->bytes, secs, ev, won);
 }
 
@@ -322,14 +335,14 @@ int orth_open(ADIO_File fd, void *state)
     open_log(fd, st);
     if (st->forced < 0)
         load_table(fd, st);
-    vb_open(fd, st);
+    orth_cands_open(fd, st);
     return 0;
 }
 
 void orth_close(ADIO_File fd, void *state, int *err)
 {
     struct orth_state *st = state;
-    vb_close(fd, st, err);
+    orth_cands_close(fd, st, err);
     if (st->pend.active || st->quiet.n) {       /* the last calls' timing */
         int64_t r[ORTH_R_N];
         memset(st->quiet.recs[0], 0, sizeof(st->quiet.recs[0]));
@@ -363,7 +376,7 @@ static void report_entry(const struct orth_state *st, const struct orth_entry *e
     xt_json_int(j, "from_table", e->adopted);
     xt_json_int(j, "decided_by_view", e->decided);
     xt_json_num(j, "examination_seconds", e->exam_time);
-    xt_json_str(j, "winner", e->winner >= 0 ? orth_cands[st->rotation[e->winner]].name : "");
+    xt_json_str(j, "winner", e->winner >= 0 ? orth_cands[st->rotation[e->winner]]->name : "");
     xt_json_str(j, "phase", e->phase == ORTH_CHOSEN ? "chosen" : "examining");
     xt_json_int(j, "chosen_after_calls", e->chosen_at);
     xt_json_num(j, "winner_throughput", e->winner_avg);
@@ -391,12 +404,12 @@ static void report_entry(const struct orth_state *st, const struct orth_entry *e
     if (lost) {                 /* winners re-examined away (2: out of later examinations) */
         xt_json_open(j, "lost", '{');
         for (int c = 0; c < st->sel.ncand; c++)
-            xt_json_int(j, orth_cands[st->rotation[c]].name, e->lost[c]);
+            xt_json_int(j, orth_cands[st->rotation[c]]->name, e->lost[c]);
         xt_json_close(j);
     }
     xt_json_open(j, "throughput", '{');
     for (int c = 0; c < st->sel.ncand && (e->exams || e->adopted); c++)
-        xt_json_num(j, orth_cands[st->rotation[c]].name, e->tput[c]);
+        xt_json_num(j, orth_cands[st->rotation[c]]->name, e->tput[c]);
     xt_json_close(j);
     xt_json_close(j);
 }
@@ -406,10 +419,10 @@ void orth_report(ADIO_File fd, void *state, struct xt_json *j)
 {
     struct orth_state *st = state;
     (void) fd;
-    xt_json_str(j, "forced", st->forced >= 0 ? orth_cands[st->forced].name : "none");
+    xt_json_str(j, "forced", st->forced >= 0 ? orth_cands[st->forced]->name : "none");
     xt_json_open(j, "candidates", '[');
     for (int c = 0; c < st->sel.ncand; c++)
-        xt_json_str(j, NULL, orth_cands[st->rotation[c]].name);
+        xt_json_str(j, NULL, orth_cands[st->rotation[c]]->name);
     xt_json_close(j);
     xt_json_int(j, "stock_calls", st->bypassed);
     xt_json_int(j, "stock_calls_no_memory", st->nomem_calls);
@@ -427,7 +440,7 @@ void orth_report(ADIO_File fd, void *state, struct xt_json *j)
     xt_json_int(j, "packed_pieces", st->packed_pieces);
     xt_json_open(j, "runs", '{');
     for (int c = 0; c < orth_ncands; c++)
-        xt_json_int(j, orth_cands[c].name, st->runs[c]);
+        xt_json_int(j, orth_cands[c]->name, st->runs[c]);
     xt_json_close(j);
     xt_json_int(j, "signature_evictions", st->sel.evictions);
     xt_json_int(j, "disagreements", st->disagreements);

@@ -11,7 +11,7 @@
  * are each process's own, as on stock's independent path. */
 #include "orth.h"
 
-void orth_independent(struct orth_call *c, int *err)
+static void independent(struct orth_call *c, int *err)
 {
     ADIO_File fd = c->fd;
     const ADIOI_Fns *lo = c->lower;
@@ -32,3 +32,5 @@ void orth_independent(struct orth_call *c, int *err)
     else
         lo->ADIOI_xxx_ReadStrided(fd, c->buf, c->count, c->dt, c->fpt, c->off, c->status, err);
 }
+
+const struct orth_cand orth_independent_cand = {.name = "independent",.run = independent };

@@ -1,7 +1,8 @@
 /* romio-xt Orthrus: the layer.  Overrides ReadStridedColl and
  * WriteStridedColl; every other operation (independent I/O included) goes
  * to the layer below untouched. */
-#include "orth_vb.h"
+#include "orth.h"
+#include "orth_counters.h"
 
 #include <stdio.h>
 #include <string.h>
@@ -184,6 +185,23 @@ static int dense_read(const struct orth_sig *sig)
     return !sig->is_write && piece >= ORTH_MIN_PIECE && sig->rel_offset <= piece;
 }
 
+/* two_layer adds an exchange inside each node before the one between the
+ * nodes: it can pay only where many processes per node would otherwise each
+ * exchange with every aggregator.  A rule, not yet measured (the machine
+ * here runs at most 4 processes): at least this many processes per node */
+#define ORTH_TWO_LAYER_RPN 8
+
+/* two nodes or more with ORTH_TWO_LAYER_RPN processes each on average, and
+ * pieces not small (may make the node communicator: collective) */
+static int many_per_node(ADIO_File fd, struct orth_state *st, const struct orth_sig *sig)
+{
+    int nprocs;
+    orth_nodes(fd, st);
+    MPI_Comm_size(fd->comm, &nprocs);
+    return st->nnodes > 1 && nprocs >= ORTH_TWO_LAYER_RPN * st->nnodes &&
+        sig->bytes >= ORTH_MIN_PIECE * sig->nreqs;
+}
+
 /* every node holds one process (may make the node communicator: collective,
  * called on every rank for the same agreed call) */
 static int one_per_node(ADIO_File fd, struct orth_state *st)
@@ -207,6 +225,8 @@ static int predicted_slow(ADIO_File fd, struct orth_state *st, const struct orth
         return sig->is_write && sig->rel_offset > 0;
     if (c != ORTH_two_phase && one_range(sig))
         return 1;
+    if (c == ORTH_two_layer)
+        return !many_per_node(fd, st, sig);
     if (sig->bytes >= ORTH_MIN_PIECE * sig->nreqs)
         return 0;
     if (c != ORTH_core_first)
@@ -218,7 +238,9 @@ static int predicted_slow(ADIO_File fd, struct orth_state *st, const struct orth
  * accesses each process's pieces where they are, with no exchange, where
  * two_phase moves most of the bytes to an aggregator: independent on one
  * range per process and on dense reads, core_first where every node holds
- * one process and the pieces are not small (orth_sel_forecast) */
+ * one process and the pieces are not small (orth_sel_forecast); and
+ * two_layer on interleaved pieces from many processes per node
+ * (many_per_node) */
 static int forecast_fast(ADIO_File fd, struct orth_state *st, const struct orth_sig *sig,
                          int c)
 {
@@ -226,6 +248,8 @@ static int forecast_fast(ADIO_File fd, struct orth_state *st, const struct orth_
         return 0;
     if (c == ORTH_independent)
         return one_range(sig) || dense_read(sig);
+    if (c == ORTH_two_layer)    /* interleaved pieces: aggregation is needed */
+        return sig->rel_offset > 0 && !one_range(sig) && many_per_node(fd, st, sig);
     return c == ORTH_core_first && sig->bytes >= ORTH_MIN_PIECE * sig->nreqs &&
         one_per_node(fd, st);
 }
@@ -296,13 +320,13 @@ static int runs_quietly(const struct orth_state *st)
  * e10_cache) are told of a collective call they do not run themselves */
 static void run_cand(ADIO_File fd, struct orth_call *c, int cand, int *err)
 {
-    int own = orth_cands[cand].run != orth_two_phase;
+    int own = !orth_cands[cand]->stock;
     struct xt_coll xc = {.count = c->count,.dt = c->dt,.fpt = c->fpt,.off = c->off,
         .is_write = c->is_write
     };
     if (own)
         xt_coll_notify(fd, XT_LAYER_orth, &xc, 0);
-    orth_cands[cand].run(c, err);
+    orth_cands[cand]->run(c, err);
     if (own)
         xt_coll_notify(fd, XT_LAYER_orth, &xc, 1);
 }
@@ -319,8 +343,7 @@ static int quiet_call(ADIO_File fd, struct orth_call *c, int *err)
         return 0;
     st->ncalls++;
     int cand = q->left ? st->rotation[q->cand] : st->forced;
-    if (cand != ORTH_view_based)
-        vb_other_call(fd, c->is_write);
+    orth_cands_other(fd, cand, c->is_write);
     if (!q->left) {             /* forced: nothing to decide */
         st->runs[cand]++;
         run_cand(fd, c, cand, err);
@@ -393,7 +416,7 @@ static void run_big(struct orth_call *c, int cand, int *err)
     none.offs = none.lens = NULL;
     none.n = 0;
     none.end_fp = c->orig_fp;
-    orth_cands[cand].run(&none, err);
+    orth_cands[cand]->run(&none, err);
     c->fd->fp_ind = c->orig_fp;
     if (c->is_write)
         c->lower->ADIOI_xxx_WriteStrided(c->fd, c->buf, c->count, c->dt, c->fpt, c->off,
@@ -425,8 +448,7 @@ static void run_call(ADIO_File fd, struct orth_call *c, int *err)
         if (e)
             start_quiet(st, e, c);
     }
-    if (cand < 0 || orth_cands[cand].run != orth_view_based)
-        vb_other_call(fd, c->is_write);
+    orth_cands_other(fd, cand, c->is_write);
     if (cand < 0) {
         st->bypassed++;
         orth_two_phase(c, err);
@@ -434,13 +456,8 @@ static void run_call(ADIO_File fd, struct orth_call *c, int *err)
     }
     st->runs[cand]++;
     xt_coll_ran(fd, cand + 1);  /* two_phase, run as a fallback, says so itself */
-    /* their first-use setup (made lazily, collective) is not timed as the call:
-     * the node communicator, and view_based's first view exchange in the file
-     * (later ones, after a new view, are part of their call) */
-    if (cand == ORTH_core_first || cand == ORTH_disk_first)
-        orth_nodes(fd, c->st);
-    if (cand == ORTH_view_based && st->runs[cand] == 1 && vb_of(fd)->stale)
-        vb_exchange(fd, vb_of(fd), 1);
+    /* its first-use setup (made lazily, collective) is not timed as the call */
+    orth_cand_setup(c, cand);
     double limit = e && !big ? orth_sel_piece_limit(&st->sel, e, orth_sel_pick(e)) : 0;
     double t0 = st->quiet.t0 = xt_now(), io0 = st->io, piece = 0;
     int cut = 0;
@@ -481,7 +498,7 @@ static void coll(ADIO_File fd, void *buf, int count, MPI_Datatype dt, int fpt,
         .st = xt_state(fd, XT_LAYER_orth),.lower = xt_lower(fd, XT_LAYER_orth)
     };
     if (stock_only(fd, is_write)) {
-        vb_other_call(fd, is_write);
+        orth_cands_other(fd, ORTH_two_phase, is_write);
         orth_two_phase(&c, err);
         return;
     }
@@ -511,27 +528,31 @@ static void ADIOI_ORTH_ReadContig(ADIO_File fd, void *buf, int count, MPI_Dataty
 {
     struct orth_state *st = xt_state(fd, XT_LAYER_orth);
     double t0 = xt_now();
-    ADIO_Offset before = fd->fp_ind;
+    /* the candidates' guards see it after it (orth_guard.c); what the layers
+     * below do in it is not part of it */
+    struct orth_io io = {.buf = buf,.count = count,.dt = dt,.fpt = fpt,.off = off,
+        .kind = ORTH_IO_READ,.contig = 1,.before = fd->fp_ind
+    };
     xt_lower(fd, XT_LAYER_orth)->ADIOI_xxx_ReadContig(fd, buf, count, dt, fpt, off, status, err);
     st->io += xt_now() - t0;
-    vb_read_overlay(fd, buf, count, dt, fpt, off, before, 1);
+    orth_cands_indep(fd, &io, 1);
 }
 
 static const ADIOI_Fns orth_ops = {
     .ADIOI_xxx_ReadStridedColl = ADIOI_ORTH_ReadStridedColl,
     .ADIOI_xxx_ReadContig = ADIOI_ORTH_ReadContig,
     .ADIOI_xxx_WriteStridedColl = ADIOI_ORTH_WriteStridedColl,
-    /* view_based's consistency guards (orth_vb_layer.c) */
-    .ADIOI_xxx_WriteContig = vb_WriteContig,
-    .ADIOI_xxx_WriteStrided = vb_WriteStrided,
-    .ADIOI_xxx_IwriteContig = vb_IwriteContig,
-    .ADIOI_xxx_IwriteStrided = vb_IwriteStrided,
-    .ADIOI_xxx_ReadStrided = vb_ReadStrided,
-    .ADIOI_xxx_IreadContig = vb_IreadContig,
-    .ADIOI_xxx_IreadStrided = vb_IreadStrided,
-    .ADIOI_xxx_Flush = vb_Flush,
-    .ADIOI_xxx_Resize = vb_Resize,
-    .ADIOI_xxx_Fcntl = vb_Fcntl,
+    /* the candidates' guards (orth_guard.c) */
+    .ADIOI_xxx_WriteContig = orth_guard_WriteContig,
+    .ADIOI_xxx_WriteStrided = orth_guard_WriteStrided,
+    .ADIOI_xxx_IwriteContig = orth_guard_IwriteContig,
+    .ADIOI_xxx_IwriteStrided = orth_guard_IwriteStrided,
+    .ADIOI_xxx_ReadStrided = orth_guard_ReadStrided,
+    .ADIOI_xxx_IreadContig = orth_guard_IreadContig,
+    .ADIOI_xxx_IreadStrided = orth_guard_IreadStrided,
+    .ADIOI_xxx_Flush = orth_guard_Flush,
+    .ADIOI_xxx_Resize = orth_guard_Resize,
+    .ADIOI_xxx_Fcntl = orth_guard_Fcntl,
 };
 
 /* another layer wrote the file directly */
@@ -540,7 +561,7 @@ static void orth_wrote(ADIO_File fd, void *state, ADIO_Offset off, ADIO_Offset l
     (void) state;
     (void) off;
     (void) len;
-    vb_bypassed_write(fd, 0);
+    orth_cands_wrote(fd);
 }
 
 static int orth_wanted(const struct xt_file *xf)
@@ -553,7 +574,7 @@ static int orth_wanted(const struct xt_file *xf)
 static void orth_view(ADIO_File fd, void *state, int error_code)
 {
     ((struct orth_state *) state)->view_gen++;
-    vb_set_view(fd, state, error_code);
+    orth_cands_view(fd, error_code);
 }
 
 const struct xt_layer orth_layer = {
@@ -564,9 +585,10 @@ const struct xt_layer orth_layer = {
     .open = orth_open,
     .close = orth_close,
     .report = orth_report,
-    .counters = vb_counter_names,
-    .ncounters = VB_NCOUNTERS,
+    .counters = orth_counter_names,
+    .ncounters = ORTH_NCOUNTERS,
     .wrote = orth_wrote,
     .view = orth_view,
-    /* direct_io_ok stays 0: view_based may hold written data the file lacks */
+    /* direct_io_ok stays 0: a candidate (view_based) may hold written data the
+     * file lacks */
 };

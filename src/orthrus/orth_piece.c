@@ -16,7 +16,7 @@
  * (read-modify-write) right after other nodes wrote them, and a client
  * cache that does not see them yet (MooseFS: a stale end of file on the
  * reading node) would write older bytes over them. */
-#include "orth_vb.h"
+#include "orth.h"
 
 #include <limits.h>
 #include <stdlib.h>
@@ -48,7 +48,7 @@ static void part_of(const struct orth_call *c, struct orth_call *p, int n, int f
 static double run_part(struct orth_call *p, int cand, int *err)
 {
     double t0 = xt_now();
-    orth_cands[cand].run(p, err);
+    orth_cands[cand]->run(p, err);
     if (p->offs)
         ADIOI_Free(p->offs);
     p->offs = p->lens = NULL;
@@ -96,8 +96,8 @@ int orth_run_piece(struct orth_call *c, int cand, int home, double limit, double
     double mine = run_part(&p, cand, err);
     MPI_Allreduce(&mine, piece, 1, MPI_DOUBLE, MPI_MAX, c->fd->comm);
     int cut = *piece > limit;
-    if (cut && cand == ORTH_view_based)     /* home runs the rest past its cache */
-        vb_other_call(c->fd, c->is_write);
+    if (cut)                    /* home runs the rest (past view_based's cache) */
+        orth_cand_other(c->fd, cand, c->is_write);
     if (cut && c->is_write) {   /* the whole call, the piece again: see below */
         c->fd->fp_ind = c->orig_fp;
         n = 0;

@@ -675,7 +675,7 @@ int64_t orth_sel_digest(const struct orth_sel *s)
             e->mon.n, e->calls, (int64_t) e->last_use, e->backoff, e->probation, e->reverts,
             e->baseline, e->io_share < 0 ? -1 : e->io_share >= s->io_bound, e->io_n,
             e->lost[0] | e->lost[1] << 8 | e->lost[2] << 16 | (int64_t) e->lost[3] << 24 |
-                (int64_t) e->lost[4] << 32
+                (int64_t) e->lost[4] << 32 | (int64_t) e->lost[5] << 40
         };
         for (size_t k = 0; k < sizeof(v) / sizeof(v[0]); k++)
             h = (h ^ (uint64_t) v[k]) * 1099511628211ULL;

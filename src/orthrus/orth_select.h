@@ -8,7 +8,7 @@
 #include <stdint.h>
 #include <stdio.h>
 
-#define ORTH_MAX_CAND 5
+#define ORTH_MAX_CAND 6
 #define ORTH_MAX_SIG 16
 /* the share of home's time in file reads, over its calls of a read pattern,
  * is taken every this many calls (orth_select.c, orth_sel_io_bound) */

@@ -15,3 +15,7 @@ void orth_two_phase(struct orth_call *c, int *err)
         lower->ADIOI_xxx_ReadStridedColl(c->fd, c->buf, c->count, c->dt, c->fpt, c->off,
                                          c->status, err);
 }
+
+const struct orth_cand orth_two_phase_cand = {.name = "two_phase",.run = orth_two_phase,
+    .stock = 1
+};

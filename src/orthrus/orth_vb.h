@@ -18,6 +18,7 @@
 #define ORTH_VB_H
 
 #include "orth.h"
+#include "orth_counters.h"
 
 /* a view: pieces idx[i], len[i] (sorted, disjoint) of one period of
  * `extent` bytes tiled from disp; pre[i] = data bytes before piece i */
@@ -39,18 +40,6 @@ struct vb_block {
     struct vb_ivl valid, dirty;
     uint64_t used;
 };
-
-/* why dirty blocks were written */
-enum { VB_F_CALL_END, VB_F_POOL_FULL, VB_F_SYNC, VB_F_CLOSE, VB_F_SET_VIEW, VB_F_READ_MISS,
-    VB_F_OTHER_CALL, VB_F_LOG_FULL, VB_F_BACKGROUND, VB_F_N
-};
-
-/* counters of orth_layer (summed over ranks in stats) */
-enum { VB_C_HITS, VB_C_MISSES, VB_C_BYTES_FLUSHED, VB_C_FLUSH0,
-    VB_C_VIEW_BYTES = VB_C_FLUSH0 + VB_F_N, VB_C_VIEW_EXCHANGES, VB_C_FALLBACKS,
-    VB_C_PREFETCHED, VB_C_DROPS, VB_C_POOL_GROWN, VB_C_REWRITTEN, VB_NCOUNTERS
-};
-extern const char *const vb_counter_names[];
 
 /* a rank's own collective write not yet settled: stream bytes [s0, s1) */
 struct vb_logent {
@@ -162,34 +151,7 @@ void vb_bg_close(struct orth_vb *vb);
  * older bytes after them); call after every rank has quiesced */
 void vb_rewrite_own(ADIO_File fd, struct orth_vb *vb);
 
-/* orth_vb.c */
+/* orth_vb.c: its collective call */
 void orth_view_based(struct orth_call *c, int *err);
-void vb_open(ADIO_File fd, struct orth_state *st);
-void vb_close(ADIO_File fd, struct orth_state *st, int *err);
-void vb_set_view(ADIO_File fd, void *state, int error_code);
-/* a write by another layer, below Orthrus */
-void vb_bypassed_write(ADIO_File fd, int collective);
-/* an independent read's bytes that this rank wrote collectively and that
- * may not be in the file yet (before: fd->fp_ind before the read) */
-void vb_read_overlay(ADIO_File fd, void *buf, int count, MPI_Datatype dt, int fpt,
-                     ADIO_Offset off, ADIO_Offset before, int contig);
-/* the guards in orth_layer's table */
-void vb_WriteContig(ADIO_File fd, const void *buf, int count, MPI_Datatype dt, int fpt,
-                    ADIO_Offset off, ADIO_Status *status, int *err);
-void vb_WriteStrided(ADIO_File fd, const void *buf, int count, MPI_Datatype dt, int fpt,
-                     ADIO_Offset off, ADIO_Status *status, int *err);
-void vb_IwriteContig(ADIO_File fd, const void *buf, int count, MPI_Datatype dt, int fpt,
-                     ADIO_Offset off, ADIO_Request *req, int *err);
-void vb_IwriteStrided(ADIO_File fd, const void *buf, int count, MPI_Datatype dt, int fpt,
-                      ADIO_Offset off, ADIO_Request *req, int *err);
-void vb_ReadStrided(ADIO_File fd, void *buf, int count, MPI_Datatype dt, int fpt,
-                    ADIO_Offset off, ADIO_Status *status, int *err);
-void vb_IreadContig(ADIO_File fd, void *buf, int count, MPI_Datatype dt, int fpt,
-                    ADIO_Offset off, ADIO_Request *req, int *err);
-void vb_IreadStrided(ADIO_File fd, void *buf, int count, MPI_Datatype dt, int fpt,
-                     ADIO_Offset off, ADIO_Request *req, int *err);
-void vb_Flush(ADIO_File fd, int *err);
-void vb_Resize(ADIO_File fd, ADIO_Offset size, int *err);
-void vb_Fcntl(ADIO_File fd, int flag, ADIO_Fcntl_t * fs, int *err);
 
 #endif

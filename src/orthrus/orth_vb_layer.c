@@ -1,5 +1,5 @@
-/* romio-xt Orthrus view_based: the per-file state (open, set_view, close)
- * and the consistency guards.  MPI_File_sync, MPI_File_set_size,
+/* romio-xt Orthrus view_based: the candidate's hooks (orth_cand): its
+ * per-file state (open, set_view, close) and its consistency guards.  MPI_File_sync, MPI_File_set_size,
  * MPI_File_set_atomicity, MPI_File_set_view, MPI_File_close and a collective
  * call run by another candidate settle the file (every dirty block written,
  * on every aggregator, before any rank goes on).  Between them, independent
@@ -12,16 +12,6 @@
 #include <string.h>
 
 
-const char *const vb_counter_names[] = {
-    "vb_cache_hits", "vb_cache_misses", "vb_bytes_flushed", "vb_flushes_call_end",
-    "vb_flushes_pool_full", "vb_flushes_sync", "vb_flushes_close", "vb_flushes_set_view",
-    "vb_flushes_read_miss", "vb_flushes_other_call", "vb_flushes_log_full",
-    "vb_flushes_background",
-    "vb_view_bytes_sent", "vb_view_exchanges", "vb_view_fallbacks",
-    "vb_prefetched_bytes", "vb_cache_drops", "vb_pool_grown", "vb_bytes_rewritten",
-};
-_Static_assert(sizeof(vb_counter_names) / sizeof(vb_counter_names[0]) == VB_NCOUNTERS,
-               "one name per view_based counter");
 
 /* the file-domain block: striping_unit, else cb_buffer_size (one round of
  * an aggregator is one block) until the first call sizes it (orth_vb.c) */
@@ -32,14 +22,9 @@ static ADIO_Offset domain_unit(ADIO_File fd)
     return fd->hints->cb_buffer_size > 0 ? fd->hints->cb_buffer_size : 16 * 1024 * 1024;
 }
 
-void vb_open(ADIO_File fd, struct orth_state *st)
+static void vb_open(ADIO_File fd, struct orth_state *st)
 {
-    int vbi = ORTH_view_based, used = st->forced == vbi;
-    for (int c = 0; c < st->sel.ncand && st->forced < 0; c++)
-        used |= st->rotation[c] == vbi;
-    if (!used)
-        return;
-    struct orth_vb *vb = st->vb = ADIOI_Calloc(1, sizeof(*vb));
+    struct orth_vb *vb = st->cand[ORTH_view_based] = ADIOI_Calloc(1, sizeof(*vb));
     MPI_Comm_size(fd->comm, &vb->nprocs);
     vb->naggs = fd->hints->cb_nodes > 0 ? fd->hints->cb_nodes : 1;
     vb->aggs = fd->hints->ranklist;
@@ -62,40 +47,38 @@ void vb_open(ADIO_File fd, struct orth_state *st)
     vb_bg_open(fd, vb, wb == XT_H_VB_WRITE_BEHIND_background);
 }
 
-void vb_close(ADIO_File fd, struct orth_state *st, int *err)
+/* after its settle at close (orth_cands_close) */
+static void vb_close(ADIO_File fd, struct orth_state *st)
 {
-    struct orth_vb *vb = st->vb;
+    struct orth_vb *vb = st->cand[ORTH_view_based];
+    (void) fd;
     if (!vb)
         return;
-    vb_settle(fd, vb, VB_F_CLOSE, err);
     vb_bg_close(vb);
     vb_pool_free(vb);
     vb_exchange_free(vb);
     VB_FREE(vb->rg);
     ADIOI_Free(vb);
-    st->vb = NULL;
+    st->cand[ORTH_view_based] = NULL;
 }
 
-void vb_set_view(ADIO_File fd, void *state, int error_code)
+/* after its settle at ORTH_AT_VIEW (orth_cands_view) */
+static void vb_view(ADIO_File fd, int error_code)
 {
-    struct orth_vb *vb = ((struct orth_state *) state)->vb;
+    struct orth_vb *vb = vb_of(fd);
     if (!vb)
         return;
-    vb_settle(fd, vb, VB_F_SET_VIEW, &vb->werr);        /* reported at sync or close */
     if (vb->lazy)
         vb->stale = 1;
     else
         vb_exchange(fd, vb, error_code == MPI_SUCCESS);
 }
 
-void vb_bypassed_write(ADIO_File fd, int collective)
+/* another layer wrote the file directly */
+static void vb_wrote(ADIO_File fd)
 {
     struct orth_vb *vb = vb_of(fd);
-    if (!vb || vb->in_call)
-        return;
-    if (collective)
-        vb_other_call(fd, 1);
-    else
+    if (vb && !vb->in_call)
         vb->foreign++;
 }
 
@@ -128,8 +111,10 @@ static void indep_write(ADIO_File fd, const void *buf, int count, MPI_Datatype d
         ADIOI_Free(packed);
 }
 
-void vb_read_overlay(ADIO_File fd, void *buf, int count, MPI_Datatype dt, int fpt,
-                     ADIO_Offset off, ADIO_Offset before, int contig)
+/* an independent read's bytes that this rank wrote collectively and that
+ * may not be in the file yet (before: fd->fp_ind before the read) */
+static void read_overlay(ADIO_File fd, void *buf, int count, MPI_Datatype dt, int fpt,
+                         ADIO_Offset off, ADIO_Offset before, int contig)
 {
     struct orth_vb *vb = vb_of(fd);
     if (!vb || vb->in_call || !vb->nlog)
@@ -152,128 +137,68 @@ void vb_read_overlay(ADIO_File fd, void *buf, int count, MPI_Datatype dt, int fp
     }
 }
 
-/* the guards: writes below Orthrus that did not come from view_based (a
- * guard's own lower calls, e.g. data sieving's, are not seen twice) */
-#define VB_NESTED(fd, call) do { struct orth_vb *v_ = vb_of(fd); \
-        int o_ = v_ ? v_->in_call : 0; if (v_) v_->in_call = 1; call; \
-        if (v_) v_->in_call = o_; } while (0)
-
-void vb_WriteContig(ADIO_File fd, const void *buf, int count, MPI_Datatype dt, int fpt,
-                    ADIO_Offset off, ADIO_Status *status, int *err)
-{
-    indep_write(fd, buf, count, dt, fpt, off, 1);
-    VB_NESTED(fd, xt_lower(fd, XT_LAYER_orth)->ADIOI_xxx_WriteContig(fd, buf, count, dt, fpt,
-                                                                   off, status, err));
-}
-
-void vb_WriteStrided(ADIO_File fd, const void *buf, int count, MPI_Datatype dt, int fpt,
-                     ADIO_Offset off, ADIO_Status *status, int *err)
-{
-    indep_write(fd, buf, count, dt, fpt, off, 0);
-    VB_NESTED(fd, xt_lower(fd, XT_LAYER_orth)->ADIOI_xxx_WriteStrided(fd, buf, count, dt, fpt,
-                                                                    off, status, err));
-}
-
-void vb_IwriteContig(ADIO_File fd, const void *buf, int count, MPI_Datatype dt, int fpt,
-                     ADIO_Offset off, ADIO_Request *req, int *err)
-{
-    indep_write(fd, buf, count, dt, fpt, off, 1);
-    VB_NESTED(fd, xt_lower(fd, XT_LAYER_orth)->ADIOI_xxx_IwriteContig(fd, buf, count, dt, fpt,
-                                                                    off, req, err));
-}
-
-void vb_IwriteStrided(ADIO_File fd, const void *buf, int count, MPI_Datatype dt, int fpt,
-                      ADIO_Offset off, ADIO_Request *req, int *err)
-{
-    indep_write(fd, buf, count, dt, fpt, off, 0);
-    VB_NESTED(fd, xt_lower(fd, XT_LAYER_orth)->ADIOI_xxx_IwriteStrided(fd, buf, count, dt,
-                                                                     fpt, off, req, err));
-}
-
-void vb_ReadStrided(ADIO_File fd, void *buf, int count, MPI_Datatype dt, int fpt,
-                    ADIO_Offset off, ADIO_Status *status, int *err)
-{
-    ADIO_Offset before = fd->fp_ind;
-    VB_NESTED(fd, xt_lower(fd, XT_LAYER_orth)->ADIOI_xxx_ReadStrided(fd, buf, count, dt, fpt,
-                                                                   off, status, err));
-    vb_read_overlay(fd, buf, count, dt, fpt, off, before, 0);
-}
-
-/* a nonblocking read that meets the log runs blocking (as ROMIO's own
- * nonblocking reads do on most file systems) */
-static int iread_blocking(ADIO_File fd, void *buf, int count, MPI_Datatype dt, int fpt,
-                          ADIO_Offset off, ADIO_Request *req, int *err, int contig)
+/* the guard around an operation below Orthrus: an independent write is
+ * logged before it; while a nested one runs, what the layers below write
+ * in it is not another layer's (a guard's own lower calls, e.g. data
+ * sieving's, are not seen twice); an independent read gets this rank's
+ * unsettled collective writes after it */
+static void vb_indep(ADIO_File fd, struct orth_io *io, int after)
 {
     struct orth_vb *vb = vb_of(fd);
-    if (!vb || vb->in_call || !vb->nlog)
-        return 0;
-    ADIO_Status st;
-    MPI_Count size;
-    MPI_Type_size_x(dt, &size);
-    if (contig)
-        ADIO_ReadContig(fd, buf, count, dt, fpt, off, &st, err);
-    else
-        vb_ReadStrided(fd, buf, count, dt, fpt, off, &st, err);
-    MPIO_Completed_request_create(&fd, *err == MPI_SUCCESS ? (MPI_Offset) count * size : 0,
-                                  err, req);
-    return 1;
+    if (!vb)
+        return;
+    if (!after && io->kind == ORTH_IO_WRITE)
+        indep_write(fd, io->buf, io->count, io->dt, io->fpt, io->off, io->contig);
+    if (io->nest && !after) {
+        io->mark[ORTH_view_based] = vb->in_call;
+        vb->in_call = 1;
+    } else if (io->nest)
+        vb->in_call = io->mark[ORTH_view_based];
+    if (after && io->kind == ORTH_IO_READ)
+        read_overlay(fd, (void *) io->buf, io->count, io->dt, io->fpt, io->off, io->before,
+                     io->contig);
 }
 
-void vb_IreadContig(ADIO_File fd, void *buf, int count, MPI_Datatype dt, int fpt,
-                    ADIO_Offset off, ADIO_Request *req, int *err)
-{
-    if (!iread_blocking(fd, buf, count, dt, fpt, off, req, err, 1))
-        xt_lower(fd, XT_LAYER_orth)->ADIOI_xxx_IreadContig(fd, buf, count, dt, fpt, off, req,
-                                                           err);
-}
-
-void vb_IreadStrided(ADIO_File fd, void *buf, int count, MPI_Datatype dt, int fpt,
-                     ADIO_Offset off, ADIO_Request *req, int *err)
-{
-    if (!iread_blocking(fd, buf, count, dt, fpt, off, req, err, 0))
-        xt_lower(fd, XT_LAYER_orth)->ADIOI_xxx_IreadStrided(fd, buf, count, dt, fpt, off, req,
-                                                            err);
-}
-
-/* collective operations that settle the file */
-static void settle_then(ADIO_File fd, int cause, int *err)
+/* a nonblocking read that meets the log runs blocking */
+static int vb_blocks(ADIO_File fd)
 {
     struct orth_vb *vb = vb_of(fd);
-    *err = MPI_SUCCESS;
-    if (vb && !vb->in_call)
-        vb_settle(fd, vb, cause, err);
+    return vb && !vb->in_call && vb->nlog;
 }
 
-void vb_Flush(ADIO_File fd, int *err)
+/* the quiesce points: sync, set_size and set_atomicity (not inside one of
+ * its own calls), set_view and close */
+static void vb_settle_at(ADIO_File fd, int at, int *err)
 {
-    int e;
-    settle_then(fd, VB_F_SYNC, &e);
-    xt_lower(fd, XT_LAYER_orth)->ADIOI_xxx_Flush(fd, err);
-    if (e != MPI_SUCCESS)
-        *err = e;
+    static const int cause[] = {[ORTH_AT_SYNC] = VB_F_SYNC,[ORTH_AT_VIEW] = VB_F_SET_VIEW,
+        [ORTH_AT_CLOSE] = VB_F_CLOSE
+    };
+    struct orth_vb *vb = vb_of(fd);
+    if (!vb || (at == ORTH_AT_SYNC && vb->in_call))
+        return;
+    vb_settle(fd, vb, cause[at], err ? err : &vb->werr);        /* NULL: reported at sync
+                                                                 * or close */
 }
 
-void vb_Resize(ADIO_File fd, ADIO_Offset size, int *err)
-{
-    int e;
-    settle_then(fd, VB_F_SYNC, &e);
-    xt_lower(fd, XT_LAYER_orth)->ADIOI_xxx_Resize(fd, size, err);
-    if (e != MPI_SUCCESS)
-        *err = e;
-}
-
-void vb_Fcntl(ADIO_File fd, int flag, ADIO_Fcntl_t * fs, int *err)
+/* unsettled writes count in the file's size */
+static void vb_fsize(ADIO_File fd, ADIO_Offset *size)
 {
     struct orth_vb *vb = vb_of(fd);
-    int e = MPI_SUCCESS;
-    if (flag == ADIO_FCNTL_SET_ATOMICITY)
-        settle_then(fd, VB_F_SYNC, &e);
-    if (flag == ADIO_FCNTL_SET_DISKSPACE)      /* rank 0 alone rewrites bytes it read */
-        VB_NESTED(fd, xt_lower(fd, XT_LAYER_orth)->ADIOI_xxx_Fcntl(fd, flag, fs, err));
-    else
-        xt_lower(fd, XT_LAYER_orth)->ADIOI_xxx_Fcntl(fd, flag, fs, err);
-    if (flag == ADIO_FCNTL_GET_FSIZE && vb && vb->dirty && fs->fsize < vb->eof)
-        fs->fsize = vb->eof;    /* unsettled writes count */
-    if (e != MPI_SUCCESS)
-        *err = e;
+    if (vb && vb->dirty && *size < vb->eof)
+        *size = vb->eof;
 }
+
+/* its first view exchange in the file is first-use setup, not timed as the
+ * call (later ones, after a new view, are part of their call) */
+static void vb_setup(struct orth_call *c)
+{
+    struct orth_vb *vb = vb_of(c->fd);
+    if (c->st->runs[ORTH_view_based] == 1 && vb->stale)
+        vb_exchange(c->fd, vb, 1);
+}
+
+const struct orth_cand orth_view_based_cand = {.name = "view_based",.run = orth_view_based,
+    .open = vb_open,.close = vb_close,.setup = vb_setup,.other = vb_other_call,
+    .settle = vb_settle_at,.view = vb_view,.indep = vb_indep,.blocks = vb_blocks,
+    .fsize = vb_fsize,.wrote = vb_wrote
+};

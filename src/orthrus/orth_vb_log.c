@@ -14,7 +14,7 @@
 struct orth_vb *vb_of(ADIO_File fd)
 {
     struct xt_slot *s = xt_slot_of(fd, XT_LAYER_orth);
-    return s ? ((struct orth_state *) s->state)->vb : NULL;
+    return s ? ((struct orth_state *) s->state)->cand[ORTH_view_based] : NULL;
 }
 
 void vb_log_add(struct orth_vb *vb, ADIO_Offset s0, ADIO_Offset s1, const char *data)

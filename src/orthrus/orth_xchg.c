@@ -439,9 +439,7 @@ static void free_rounds(struct xchg *x)
     ADIOI_Free(x->scur);
 }
 
-/* the user's buffer when its data is one contiguous run, else a packed copy
- * (*packed) */
-static char *stream_of(const struct orth_call *c, int *packed)
+char *orth_stream(const struct orth_call *c, int *packed)
 {
     int contig, pos = 0;
     MPI_Aint lb, ext, tlb, text;
@@ -477,7 +475,7 @@ void orth_exchange(struct orth_call *c, const struct orth_route *rt, int *err)
     int cap = c->fd->hints->cb_buffer_size;
     publish_bounds(&x, cap > 0 ? cap : ORTH_DEFAULT_CAP);
     init_rounds(&x);
-    x.stream = stream_of(c, &packed);
+    x.stream = orth_stream(c, &packed);
     run_rounds(c->fd, &x, err);
     st->rounds += x.rounds;
     st->moved[ORTH_COPIED] += packed ? c->bytes : 0;

@@ -146,6 +146,13 @@ static const struct config configs[] = {
                  {"romio_orthrus_budget", "0"}}},
     {"enable", {{"romio_orthrus", "enable"}}},
     {"independent", {{"romio_orthrus_force", "independent"}}},
+    {"two_layer", {{"romio_orthrus_force", "two_layer"}}},
+    /* small stripes between the nodes' aggregators, tiny rounds */
+    {"two_layer_s", {{"romio_orthrus_force", "two_layer"}, {"striping_unit", "40"},
+                     {"cb_buffer_size", "24"}}},
+    /* every candidate examined, two_layer included */
+    {"enable_all", {{"romio_orthrus", "enable"}, {"romio_orthrus_budget", "0"},
+                    {"romio_orthrus_candidates", "two_phase,core_first,two_layer,independent"}}},
     /* a large budget: trials from the first calls, each candidate's first
      * one split into a piece and the rest (orth_piece.c) */
     {"enable_piece", {{"romio_orthrus", "enable"}, {"romio_orthrus_budget", "1"}}},
