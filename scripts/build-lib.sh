@@ -58,7 +58,10 @@ make -C "$build" libromio.la
 # every PIC object of libromio.la, its MPL and romio-xt's modules, less
 # MPICH's MPI_Comm_split_type helper (it calls MPICH internals; nothing here
 # calls it)
-objs=$(cd "$build" && find . -name '*.lo' ! -path './test*' ! -name mpir_cst_filesys.lo | sort |
+# (romio-xt's: those of XT_SRCS only, never a stale one of a removed source)
+xt_los=$(for f in $xt_srcs; do echo "./xt/${f%.c}.lo"; done)
+objs=$(cd "$build" && { find . -name '*.lo' ! -path './test*' ! -path './xt/*' \
+    ! -name mpir_cst_filesys.lo; echo "$xt_los"; } | sort |
     while read -r lo; do echo "$(dirname "$lo")/$(sed -n "s/^pic_object='\(.*\)'/\1/p" "$lo")"; done)
 mkdir -p "$(dirname "$out")"
 (cd "$build" && ${CC:-cc} -shared $san -o "$out.tmp" -Wl,-soname,"$(basename "$out")" \
