@@ -245,6 +245,23 @@ EOF
     fi
 }
 
+# run_one TEST: TEST under the launcher, in $rundir, with the pass's env
+run_one() {
+    ( cd "$rundir" &&
+      exec env "${ENVARGS[@]}" "ROMIO_XT_STATS_FILE=$stats" \
+          timeout -k 10 "${T_TO[$1]}" "${MPIEXEC[@]}" -n "${T_NP[$1]}" "$OUT/bin/$1" "${args[@]}" )
+}
+
+# own_flaw TEST LOG: TEST crashed in a flaw of its own, not of MPI-IO:
+# noncontig_coll2 gathers processor names into separate malloc'd strings at
+# int displacements from the first (its comment says it does not cover a
+# distance beyond an int); when malloc places them far apart, the host's
+# MPI_Gatherv, called from the test itself before any file is opened, faults
+own_flaw() {
+    [ "$1" = noncontig_coll2 ] || return 1
+    grep -A1 'PMPI_Gatherv' "$2" | grep -q "/bin/$1("
+}
+
 for pass in "${PASSES[@]}"; do
     hints=${PASSDIR[$pass]}/$pass.hints
     envfile=${PASSDIR[$pass]}/$pass.env
@@ -318,11 +335,14 @@ for pass in "${PASSES[@]}"; do
         done
 
         t0=$(date +%s)
-        ( cd "$rundir" &&
-          exec env "${ENVARGS[@]}" "ROMIO_XT_STATS_FILE=$stats" \
-              timeout -k 10 "${T_TO[$t]}" "${MPIEXEC[@]}" -n "${T_NP[$t]}" "$OUT/bin/$t" "${args[@]}"
-        ) >"$log" 2>&1 </dev/null
+        run_one "$t" >"$log" 2>&1 </dev/null
         rc=$?
+        if [ $rc -ne 0 ] && own_flaw "$t" "$log"; then
+            mv "$log" "$log.first"
+            echo "# rerun $NAME/$id: it crashed in its own MPI_Gatherv of processor names, before any MPI-IO call (its int displacements between separate malloc'd strings); first log $log.first"
+            run_one "$t" >"$log" 2>&1 </dev/null
+            rc=$?
+        fi
         secs=$(( $(date +%s) - t0 ))
         echo "$id ${secs}s rc=$rc" >>"$OUT/logs/times.txt"
 
