@@ -86,6 +86,21 @@ DISK_FIRST = [
     {"name": "disk_first", "hints": dict(SITE, **STATS, romio_orthrus_force="disk_first")},
 ]
 
+# every two extensions together (names "a+b"), chosen with --configs: does
+# a pair run at least as fast as the better of its two alone?
+SINGLE = CONFIGS[1:5]
+
+
+def pair_hints(x, y):
+    """x's and y's hints; where one of them overrides a site hint, its value"""
+    h = dict(x, **y)
+    h.update({k: v for k, v in x.items() if k in SITE and v != SITE[k]})
+    return h
+
+
+PAIRS = [{"name": f"{x['name']}+{y['name']}", "hints": pair_hints(x["hints"], y["hints"])}
+         for i, x in enumerate(SINGLE) for y in SINGLE[i + 1:]]
+
 # IOR-like collective calls: every config, and ROMIO's independent path
 # forced (romio_cb_write/read=disable), the best stock setting there
 CB_DISABLE = {"name": "cb_disable", "hints": dict(SITE, romio_cb_write="disable",
@@ -245,7 +260,8 @@ def run_one(a, name, wl, config, rep, env):
 
 def run_part(a, name, wl, env):
     rows, fails = [], []
-    extra = [E10_NOGATE] if a.configs and "e10_nogate" in a.configs.split(",") else []
+    asked = a.configs.split(",") if a.configs else []
+    extra = [c for c in [E10_NOGATE] + PAIRS if c["name"] in asked]
     configs = wl.get("configs", CONFIGS + extra)
     if a.configs:
         configs = [c for c in configs if c is configs[0] or c["name"] in a.configs.split(",")]
@@ -293,7 +309,8 @@ def report(out, limits_csv=None):
     groups = {}
     for r in rows:
         groups.setdefault((r["workload"], r["metric"]), {}).setdefault(r["config"], []).append(r)
-    names = [c["name"] for c in CONFIGS + [E10_NOGATE, CB_DISABLE] + DISK_FIRST + VIEW_BASED[1:]]
+    names = [c["name"] for c in CONFIGS + [E10_NOGATE, CB_DISABLE] + PAIRS + DISK_FIRST +
+             VIEW_BASED[1:]]
     table, plot = [], {}
     for (wl, metric), by in groups.items():
         ref = "stock" if "stock" in by else "two_phase"

@@ -74,6 +74,16 @@ int xt_direct_io_ok(ADIO_File fd, enum xt_layer_id id)
     return 1;
 }
 
+int xt_writes_held_below(ADIO_File fd, enum xt_layer_id id)
+{
+    struct xt_file *xf = xt_file(fd);
+    const struct xt_layer *l = xt_layers[id];
+    int held = 0;
+    for (int s = 0; xf && s < xf->nslots && xf->slots[s].layer != l; s++)
+        held |= xf->slots[s].layer->holds_writes;
+    return held;
+}
+
 const struct xt_hint_value *xt_hint(ADIO_File fd, enum xt_hint_id h)
 {
     struct xt_file *xf = xt_file(fd);

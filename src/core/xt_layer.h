@@ -83,6 +83,10 @@ struct xt_layer {
     /* layers above may read and write fd->fd_sys themselves (calling xt_wrote
      * after writing): this layer keeps nothing the file lacks */
     int direct_io_ok;
+    /* a write-behind cache: a write returns before its bytes reach the file,
+     * and each write becomes a request of its own there later (a layer above
+     * that times writes times the cache, not the file system) */
+    int holds_writes;
     /* collective, after MPI_File_set_view on every rank (error_code: this
      * rank's result; the new view is fd->disp/etype/filetype when it is
      * MPI_SUCCESS on every rank) */
@@ -212,6 +216,8 @@ static inline int xt_coll_taken(ADIO_File fd)
  * it are concerned?  (Whether the file system's driver uses fd_sys is the
  * caller's question.) */
 int xt_direct_io_ok(ADIO_File fd, enum xt_layer_id id);
+/* does a layer below layer id hold writes back (holds_writes)? */
+int xt_writes_held_below(ADIO_File fd, enum xt_layer_id id);
 
 /* the hints files (xt_filehints.c): sys (ROMIO's hints, from the ROMIO_HINTS
  * file's "KEY VALUE" lines) over the site file's lines that apply to fd,

@@ -99,6 +99,10 @@ struct orth_cand {
     void (*fsize)(ADIO_File fd, ADIO_Offset *size);
     /* another layer wrote the file directly */
     void (*wrote)(ADIO_File fd);
+    /* 1: each process writes its own pieces, one request per piece (no
+     * aggregation): over a write-behind cache, its write trials time the
+     * cache's appends, and each small piece costs a copy of its own later */
+    int writes_pieces;
 };
 
 /* a collective call reports the candidate that ran it (xt_coll_ran), as its index + 1 */
@@ -205,6 +209,7 @@ struct orth_state {
     int64_t rounds;             /* exchange rounds run by core_first/disk_first */
     int64_t moved[3];           /* their bytes: in place, in messages, copied (orth_xchg.c) */
     double t_open;
+    int held_below;             /* a write-behind cache below (xt_writes_held_below) */
     double io;                  /* seconds in the layer below's contiguous reads, so far */
     FILE *log;                  /* rank 0: romio_orthrus_log, or NULL */
     int rotation[ORTH_MAX_CAND];        /* indices into orth_cands */

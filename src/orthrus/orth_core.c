@@ -36,5 +36,5 @@ static void core_first(struct orth_call *c, int *err)
 }
 
 const struct orth_cand orth_core_first_cand = {.name = "core_first",.run = core_first,
-    .setup = orth_nodes_setup
+    .setup = orth_nodes_setup,.writes_pieces = 1
 };

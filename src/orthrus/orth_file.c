@@ -325,6 +325,7 @@ int orth_open(ADIO_File fd, void *state)
     int64_t force = xt_hint(fd, XT_H_ORTH_FORCE)->i;
     st->forced = force == XT_H_ORTH_FORCE_none ? -1 : ORTH_FORCED_CAND(force);
     parse_candidates(fd, st);
+    st->held_below = xt_writes_held_below(fd, XT_LAYER_orth);
     st->node = MPI_COMM_NULL;   /* orth_nodes(), at the first call that needs it */
     st->quiet.ride = -1;
     st->desc_mode = (int) xt_test_hook("ROMIO_XT_ORTHRUS_TEST_DESC", ORTH_DESC_CACHE);

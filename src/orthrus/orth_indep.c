@@ -33,4 +33,6 @@ static void independent(struct orth_call *c, int *err)
         lo->ADIOI_xxx_ReadStrided(fd, c->buf, c->count, c->dt, c->fpt, c->off, c->status, err);
 }
 
-const struct orth_cand orth_independent_cand = {.name = "independent",.run = independent };
+const struct orth_cand orth_independent_cand = {.name = "independent",.run = independent,
+    .writes_pieces = 1
+};
