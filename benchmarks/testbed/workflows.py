@@ -304,6 +304,38 @@ def run_part(a, name, wl, env):
 LOWER_BETTER = ("runtime_s",)
 
 
+def rep_ratios(by, name, metric, ref):
+    """name's per-repetition ratios to ref (higher is better)"""
+    refrep = {r["rep"]: float(r["value"]) for r in by.get(ref, [])}
+    return {r["rep"]: (refrep[r["rep"]] / float(r["value"]) if metric in LOWER_BETTER
+                       else float(r["value"]) / refrep[r["rep"]])
+            for r in by.get(name, []) if r["rep"] in refrep}
+
+
+def pairs_text(groups):
+    """each pair measured against the better of its two alone (per repetition)"""
+    table = []
+    for (wl, metric), by in groups.items():
+        for pc in PAIRS:
+            x, y = pc["name"].split("+")
+            got = [rep_ratios(by, n, metric, "stock") for n in (pc["name"], x, y)]
+            reps = sorted(set(got[0]) & set(got[1]) & set(got[2]))
+            if not reps:
+                continue
+            vs = [got[0][r] / max(got[1][r], got[2][r]) for r in reps]
+            table.append([wl, metric, pc["name"],
+                          xtbench.fmt_range([got[0][r] for r in reps], "{:.2f}"),
+                          xtbench.fmt_range([max(got[1][r], got[2][r]) for r in reps], "{:.2f}"),
+                          xtbench.fmt_range(vs, "{:.2f}")])
+    if not table:
+        return ""
+    return "\n\nPairs (`--configs a+b,...`): each pair and the better of its two alone, " \
+        "ratio to stock per repetition, and the pair over that better one; " \
+        "median [min-max]\n\n" + xtbench.md_table(
+            ["workload", "metric", "pair", "pair / stock", "better alone / stock",
+             "pair / better alone"], table)
+
+
 def report(out, limits_csv=None):
     rows = xtbench.read_csv(os.path.join(out, "workflows.csv"))
     groups = {}
@@ -337,6 +369,7 @@ def report(out, limits_csv=None):
         "the same repetition, higher is better (runtime: reference / config); median [min-max]\n\n"
     text += xtbench.md_table(["workload", "metric", "config", "value median [min-max]",
                               "ratio", "files vs stock", "Orthrus chose"], table)
+    text += pairs_text(groups)
     if limits_csv and os.path.exists(limits_csv):
         import limits
         lr = [(r["fs"], r["clients"], r["metric"], r["rep"], float(r["value"]))

@@ -54,12 +54,6 @@ static int ads_open(ADIO_File fd, void *state)
     st->method = ads_methods[xt_hint(fd, XT_H_ADS_METHOD)->i];
     st->direct = xt_direct_io_ok(fd, XT_LAYER_ads) && xt_fs_has(fd, XT_FS_PLAIN_RW);
     st->via_lower = !st->direct && xt_fs_has(fd, XT_FS_PLAIN_RW);
-    /* over a write-behind cache, ROMIO's write sieving would read-modify-write
-     * the global file under a lock that every copy of the cache must then
-     * take too (on MooseFS each unlock writes the range back): adaptive
-     * writes each piece into the cache instead (docs/ds_adaptive.md) */
-    if (is_adaptive(xt_hint(fd, XT_H_DS_WRITE)) && xt_writes_held_below(fd, XT_LAYER_ads))
-        fd->hints->ds_write = ADIOI_HINT_DISABLE;
     st->cal = ads_calib_defaults;
     st->cal_source = ADS_CAL_NONE;      /* ads_prepare, at the first planned call */
     return 0;

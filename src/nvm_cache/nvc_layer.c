@@ -298,17 +298,16 @@ static void nvc_coll(ADIO_File fd, void *state, const struct xt_coll *c, int end
         nvc_drain(st, SIZE_MAX);
 }
 
-/* independent strided writes read-modify-write under ROMIO's lock (data
- * sieving), while other processes may do the same: straight to the global
- * file.  Inside a collective call (non-interleaved accesses, ROMIO skips
- * two-phase) the ranges are disjoint and were settled, and without data
- * sieving ROMIO writes each piece by itself: cached. */
+/* independent strided writes read-modify-write under ROMIO's lock, while
+ * other processes may do the same: straight to the global file.  Inside a
+ * collective call (non-interleaved accesses, ROMIO skips two-phase) the
+ * ranges are disjoint and were settled: cached. */
 static void ADIOI_NVC_WriteStrided(ADIO_File fd, const void *buf, int count, MPI_Datatype dt,
                                    int fpt, ADIO_Offset off, ADIO_Status * status,
                                    int *error_code)
 {
     struct nvc_state *st = state(fd);
-    int direct = st->in_coll == 0 && fd->hints->ds_write != ADIOI_HINT_DISABLE;
+    int direct = st->in_coll == 0;
     __atomic_add_fetch(&st->bypass, direct, __ATOMIC_RELEASE);
     xt_lower(fd, XT_LAYER_nvc)->ADIOI_xxx_WriteStrided(fd, buf, count, dt, fpt, off, status,
                                                      error_code);

@@ -163,14 +163,8 @@ int nvc_start_cache_file(ADIO_File fd, struct nvc_state *st)
     return 0;
 }
 
-/* only data sieving's read-modify-write, in another process's independent
- * strided write, can interleave with a copy (two-phase's is inside
- * collective calls, which settle first).  Decided when the threads start,
- * after every layer's open: adaptive data sieving above turns ROMIO's write
- * sieving off over a write-behind cache (docs/ds_adaptive.md) */
 int nvc_start_threads(ADIO_File fd, struct nvc_state *st)
 {
-    st->copy_locks = fd->hints->ds_write != ADIOI_HINT_DISABLE;
     return nvc_threads_start(st, (int) xt_hint(fd, XT_H_E10_CACHE_THREADS)->i);
 }
 
@@ -222,6 +216,10 @@ int nvc_open(ADIO_File fd, void *state)
     strict_flush(fd, st);
     st->discard = xt_hint(fd, XT_H_E10_CACHE_DISCARD)->i == XT_H_E10_CACHE_DISCARD_enable;
     st->chunk = fd->hints->ind_wr_buffer_size > 0 ? fd->hints->ind_wr_buffer_size : 512 * 1024;
+    /* only data sieving's read-modify-write, in another process's
+     * independent strided write, can interleave with a copy (two-phase's is
+     * inside collective calls, which settle first) */
+    st->copy_locks = fd->hints->ds_write != ADIOI_HINT_DISABLE;
     st->q.release = st->flush->release_after_write(&st->q);
     st->fail_after = xt_test_hook("ROMIO_XT_NVC_TEST_FAIL_AFTER", -1);
     st->fail_sync_at = xt_test_hook("ROMIO_XT_NVC_TEST_SYNC_EIO", 0);
