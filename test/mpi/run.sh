@@ -287,23 +287,23 @@ stats_files_case() {
 run stats-file-kept-open stats_files_case
 
 # --- each record carries the ranks that did file-system I/O (two-phase
-# collective I/O: the aggregators) and the file's hints as MPI_File_get_info
-# reports them at close, key for key (a value with quotes, a backslash, a tab
-# and UTF-8 escaped) ------------------------------------------------------------
-ranks_case() {  # NODES NP coll|indep FS_IO_RANKS [KEY=VALUE ...]
-    local nodes=$1 np=$2 how=$3 want=$4 f=$out/rk.$1.$2.$3.$4.dat; shift 4
+# collective I/O: the aggregators; cb_config_list *:2 makes both ranks of the
+# one node aggregators, unless cb_nodes says 1) and the file's hints as
+# MPI_File_get_info reports them at close, key for key (a value with quotes,
+# a backslash, a tab and UTF-8 escaped) ------------------------------------------
+ranks_case() {  # NP coll|indep FS_IO_RANKS [KEY=VALUE ...]
+    local np=$1 how=$2 want=$3 f=$out/rk.$1.$2.$3.dat; shift 3
     local j=$f.json
     rm -f "$f" "$j"
-    MPIR_CVAR_NUM_CLIQUES=$nodes ROMIO_XT_STATS_FILE=$j mpirun_keep "$np" ./t_stats_ranks \
-        "$f" "$how" "$@" > "$j.out" || return 1
+    ROMIO_XT_STATS_FILE=$j mpirun_keep "$np" ./t_stats_ranks "$f" "$how" "$@" > "$j.out" || return 1
     python3 "$src/check_stats_ranks.py" "$j" "$j.out" "$f" "$np" "$want" "$@"
 }
 odd=$(printf '/nonexistent/a "b" \\c\td\303\251')
-run stats-fs-io-ranks-cb-nodes1 ranks_case 2 2 coll 1 romio_cb_write=enable cb_nodes=1 \
-    cb_buffer_size=1048576 "e10_cache_path=$odd"
-run stats-fs-io-ranks-coll-2nodes ranks_case 2 2 coll 2 romio_cb_write=enable
-run stats-fs-io-ranks-indep ranks_case 1 2 indep 2 cb_buffer_size=1048576
-run stats-fs-io-ranks-np1 ranks_case 1 1 coll 1 romio_cb_write=enable
+run stats-fs-io-ranks-coll-2aggs ranks_case 2 coll 2 romio_cb_write=enable cb_config_list='*:2'
+run stats-fs-io-ranks-coll-cb-nodes1 ranks_case 2 coll 1 romio_cb_write=enable \
+    cb_config_list='*:2' cb_nodes=1 cb_buffer_size=1048576 "e10_cache_path=$odd"
+run stats-fs-io-ranks-indep ranks_case 2 indep 2 cb_buffer_size=1048576
+run stats-fs-io-ranks-np1 ranks_case 1 coll 1 romio_cb_write=enable
 
 # --- a binary linked against Debian's libmpich.so.12 runs on romio-xt -------
 dropin_case() {
