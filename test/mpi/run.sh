@@ -304,6 +304,11 @@ run stats-fs-io-ranks-coll-cb-nodes1 ranks_case 2 coll 1 romio_cb_write=enable \
     cb_config_list='*:2' cb_nodes=1 cb_buffer_size=1048576 "e10_cache_path=$odd"
 run stats-fs-io-ranks-indep ranks_case 2 indep 2 cb_buffer_size=1048576
 run stats-fs-io-ranks-np1 ranks_case 1 coll 1 romio_cb_write=enable
+hints_bound_case() {  # the hints stop past a bound (test hook): the first keys, and a count
+    ROMIO_XT_TEST_HINTS_MAX=300 ranks_case 2 indep 2 cb_buffer_size=1048576 &&
+        grep -q '"hints_left_out":[1-9]' "$out/rk.2.indep.2.dat.json"
+}
+run stats-hints-bounded hints_bound_case
 
 # --- a binary linked against Debian's libmpich.so.12 runs on romio-xt -------
 dropin_case() {
