@@ -236,6 +236,35 @@ void ADIOI_Xt_get_info(ADIO_File fd)
         xf->published = 1;
 }
 
+/* the most the stats record's hints take: ROMIO's and romio-xt's keys fit */
+#define XT_HINTS_REPORT_MAX (32 << 10)
+
+void xt_hints_report(ADIO_File fd, struct xt_json *j)
+{
+    int nkeys = 0, flag, left = 0;
+    char key[MPI_MAX_INFO_KEY + 1], *val = malloc(MPI_MAX_INFO_VAL + 1);
+    const size_t start = j->len;
+    const int64_t max = xt_test_hook("ROMIO_XT_TEST_HINTS_MAX", XT_HINTS_REPORT_MAX);
+    ADIOI_Xt_get_info(fd);
+    if (val && fd->info != MPI_INFO_NULL)
+        MPI_Info_get_nkeys(fd->info, &nkeys);
+    xt_json_open(j, "hints", '{');
+    for (int k = 0; k < nkeys; k++) {
+        if ((int64_t) (j->len - start) > max) {
+            left = nkeys - k;
+            break;
+        }
+        MPI_Info_get_nthkey(fd->info, k, key);
+        ADIOI_Info_get(fd->info, key, MPI_MAX_INFO_VAL, val, &flag);
+        if (flag)
+            xt_json_str(j, key, val);
+    }
+    xt_json_close(j);
+    if (left)
+        xt_json_int(j, "hints_left_out", left);
+    free(val);
+}
+
 /* ROMIO: first thing in ADIO_Close (and when an open fails), on every rank */
 void ADIOI_Xt_close(ADIO_File fd, int *error_code)
 {

@@ -50,14 +50,49 @@ static void putf(struct xt_json *j, const char *fmt, ...)
     put(j, tmp, (size_t) n < sizeof(tmp) ? (size_t) n : sizeof(tmp) - 1);
 }
 
-/* runs of plain characters go in one put, escapes one by one */
+/* the length of the well-formed UTF-8 sequence at p (RFC 3629: no
+ * overlong forms, surrogates or code points past U+10FFFF), or 0 */
+static int utf8_len(const unsigned char *p)
+{
+    int n = p[0] >= 0xf0 ? 4 : p[0] >= 0xe0 ? 3 : p[0] >= 0xc2 ? 2 : 0;
+    if (n == 0 || p[0] > 0xf4)
+        return 0;
+    for (int k = 1; k < n; k++)
+        if ((p[k] & 0xc0) != 0x80)
+            return 0;
+    if ((p[0] == 0xe0 && p[1] < 0xa0) || (p[0] == 0xed && p[1] >= 0xa0) ||
+        (p[0] == 0xf0 && p[1] < 0x90) || (p[0] == 0xf4 && p[1] >= 0x90))
+        return 0;
+    return n;
+}
+
+/* the length of the run at p that goes out as it is: printable ASCII other
+ * than '"' and '\\', and well-formed UTF-8 */
+static size_t plain_run(const unsigned char *p)
+{
+    size_t run = 0;
+    for (;;) {
+        if (p[run] >= 0x80) {
+            int n = utf8_len(p + run);
+            if (n == 0)
+                return run;
+            run += (size_t) n;
+        } else if (p[run] >= 0x20 && p[run] != '"' && p[run] != '\\') {
+            run++;
+        } else {
+            return run;
+        }
+    }
+}
+
+/* runs of plain characters go in one put, escapes one by one: '"' and '\\'
+ * by a backslash, control characters and bytes that are not UTF-8 as \u00XX
+ * (a byte read as Latin-1), so that every record is valid JSON */
 static void put_string(struct xt_json *j, const char *s)
 {
     put(j, "\"", 1);
     for (const unsigned char *p = (const unsigned char *) s; *p;) {
-        size_t run = 0;
-        while (p[run] && p[run] != '"' && p[run] != '\\' && p[run] >= 0x20)
-            run++;
+        size_t run = plain_run(p);
         put(j, (const char *) p, run);
         p += run;
         if (!*p)

@@ -280,6 +280,10 @@ void xt_info_publish(ADIO_File fd, const struct xt_file *xf);
 /* under romio_xt=auto, the stats record's "auto": per row, what its hint is
  * and why (auto's choice and the gate, given by a hint, or its needs missing) */
 void xt_auto_report(const struct xt_file *xf, struct xt_json *j);
+/* rank 0 at close when stats are on: the stats record's "hints", every key
+ * and value MPI_File_get_info returns now (ROMIO's and romio-xt's), at most
+ * 32 KiB of them ("hints_left_out": the number of keys left out) */
+void xt_hints_report(ADIO_File fd, struct xt_json *j);
 /* did romio_xt=auto set hint h on fd (not a hint given for it)? */
 int xt_auto_chose(ADIO_File fd, enum xt_hint_id h);
 

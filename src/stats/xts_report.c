@@ -19,6 +19,7 @@ struct xts_sums {
     int64_t calls[XTS_NOPS], bytes[XTS_NOPS];
     int64_t app_bytes[2];       /* the application's bytes: [0] read, [1] written */
     int64_t req_count[2], req_bytes[2]; /* file-system requests: [0] read, [1] write */
+    int64_t req_ranks[3];       /* ranks that made any: [0] read, [1] write, [2] either */
     int64_t counters[];
 };
 _Static_assert(sizeof(struct xts_sums) % sizeof(int64_t) == 0, "xts_sums is int64_t only");
@@ -55,7 +56,9 @@ static void gather_local(struct xt_file *xf, const struct xts_state *st, struct 
     for (int k = 0; k < 2; k++) {
         v->req_count[k] = __atomic_load_n(&xf->req_count[k], __ATOMIC_RELAXED);
         v->req_bytes[k] = __atomic_load_n(&xf->req_bytes[k], __ATOMIC_RELAXED);
+        v->req_ranks[k] = v->req_count[k] > 0;
     }
+    v->req_ranks[2] = v->req_ranks[0] || v->req_ranks[1];
     int64_t *p = v->counters;
     for (int s = 0; s < xf->nslots; s++)
         for (int c = 0; c < xf->slots[s].layer->ncounters; c++)
@@ -160,6 +163,7 @@ static void put_requests(struct xt_json *j, const struct xts_sums *sum)
         xt_json_open(j, dir[k], '{');
         xt_json_int(j, "count", sum->req_count[k]);
         xt_json_int(j, "bytes", sum->req_bytes[k]);
+        xt_json_int(j, "ranks", sum->req_ranks[k]);
         xt_json_close(j);
     }
     xt_json_close(j);
@@ -180,14 +184,15 @@ static void put_features(ADIO_File fd, struct xt_file *xf, struct xt_json *j, co
     xt_json_close(j);
 }
 
-static void build_record(ADIO_File fd, struct xt_file *xf, const struct xts_totals *tot,
-                         struct xt_json *j)
+/* the record's start: the file, its ranks, where helpers run, the layers */
+static void put_file(ADIO_File fd, struct xt_file *xf, const struct xts_totals *tot,
+                     struct xt_json *j)
 {
-    xt_json_open(j, NULL, '{');
     xt_json_int(j, "romio_xt_stats", 1);
     xt_json_str(j, "version", XT_VERSION);
     xt_json_str(j, "file", fd->filename);
     xt_json_int(j, "ranks", xf->nprocs);
+    xt_json_int(j, "fs_io_ranks", tot->sum->req_ranks[2]);
     char cpus[256] = "";        /* rank 0's helper threads' cores ("": its own) */
     if (xf->helper_ncpus > 0)
         xt_cpus_text(&xf->helper_cpus, cpus, sizeof(cpus));
@@ -196,6 +201,13 @@ static void build_record(ADIO_File fd, struct xt_file *xf, const struct xts_tota
     for (int s = 0; s < xf->nslots; s++)
         xt_json_str(j, NULL, xf->slots[s].layer->name);
     xt_json_close(j);
+}
+
+static void build_record(ADIO_File fd, struct xt_file *xf, const struct xts_totals *tot,
+                         struct xt_json *j)
+{
+    xt_json_open(j, NULL, '{');
+    put_file(fd, xf, tot, j);
     xt_auto_report(xf, j);
     xt_json_int(j, "bytes_read", tot->sum->app_bytes[0]);
     xt_json_int(j, "bytes_written", tot->sum->app_bytes[1]);
@@ -203,6 +215,7 @@ static void build_record(ADIO_File fd, struct xt_file *xf, const struct xts_tota
     put_ops(j, tot);
     put_requests(j, tot->sum);
     put_features(fd, xf, j, tot->sum->counters);
+    xt_hints_report(fd, j);
     xt_json_close(j);
 }
 

@@ -23,6 +23,11 @@ def main(stats_path, out_path, data_path):
     checks = [
         ("version", r.get("version"), os.environ.get("XT_VERSION")),
         ("ranks", r["ranks"], expect["ranks"]),
+        ("fs_io_ranks", r["fs_io_ranks"], expect["ranks"]),
+        ("fs write ranks", r["fs_requests"]["write"]["ranks"], expect["ranks"]),
+        ("fs read ranks", r["fs_requests"]["read"]["ranks"], expect["ranks"]),
+        ("romio_xt_stats hint", r["hints"].get("romio_xt_stats"), "enable"),
+        ("romio_xt_layers hint", r["hints"].get("romio_xt_layers"), "stats"),
         ("layers", r["layers"], ["stats"]),
         ("bytes_written", r["bytes_written"], expect["bytes_written"]),
         ("bytes_read", r["bytes_read"], expect["bytes_read"]),

@@ -6,7 +6,8 @@ xt_test_init mpi
 hintdoc=$XT_BUILDDIR/tools/xt_hintdoc
 
 build() {
-    for t in t_stack t_hints t_stats_io t_warn_once t_stats_files t_filehints t_expect; do
+    for t in t_stack t_hints t_stats_io t_warn_once t_stats_files t_filehints t_expect \
+        t_stats_ranks; do
         "$mpicc" -O1 -g -Wall -o "$out/$t" "$src/$t.c" || return 1
     done
 }
@@ -284,6 +285,30 @@ stats_files_case() {
         [ "$(grep -c '"romio_xt_stats":1' "$d/u.err")" -eq 4 ] || { cat "$d/u.err"; return 1; }
 }
 run stats-file-kept-open stats_files_case
+
+# --- each record carries the ranks that did file-system I/O (two-phase
+# collective I/O: the aggregators; cb_config_list *:2 makes both ranks of the
+# one node aggregators, unless cb_nodes says 1) and the file's hints as
+# MPI_File_get_info reports them at close, key for key (a value with quotes,
+# a backslash, a tab and UTF-8 escaped) ------------------------------------------
+ranks_case() {  # NP coll|indep FS_IO_RANKS [KEY=VALUE ...]
+    local np=$1 how=$2 want=$3 f=$out/rk.$1.$2.$3.dat; shift 3
+    local j=$f.json
+    rm -f "$f" "$j"
+    ROMIO_XT_STATS_FILE=$j mpirun_keep "$np" ./t_stats_ranks "$f" "$how" "$@" > "$j.out" || return 1
+    python3 "$src/check_stats_ranks.py" "$j" "$j.out" "$f" "$np" "$want" "$@"
+}
+odd=$(printf '/nonexistent/a "b" \\c\td\303\251')
+run stats-fs-io-ranks-coll-2aggs ranks_case 2 coll 2 romio_cb_write=enable cb_config_list='*:2'
+run stats-fs-io-ranks-coll-cb-nodes1 ranks_case 2 coll 1 romio_cb_write=enable \
+    cb_config_list='*:2' cb_nodes=1 cb_buffer_size=1048576 "e10_cache_path=$odd"
+run stats-fs-io-ranks-indep ranks_case 2 indep 2 cb_buffer_size=1048576
+run stats-fs-io-ranks-np1 ranks_case 1 coll 1 romio_cb_write=enable
+hints_bound_case() {  # the hints stop past a bound (test hook): the first keys, and a count
+    ROMIO_XT_TEST_HINTS_MAX=300 ranks_case 2 indep 2 cb_buffer_size=1048576 &&
+        grep -q '"hints_left_out":[1-9]' "$out/rk.2.indep.2.dat.json"
+}
+run stats-hints-bounded hints_bound_case
 
 # --- a binary linked against Debian's libmpich.so.12 runs on romio-xt -------
 dropin_case() {

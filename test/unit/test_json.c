@@ -44,6 +44,25 @@ START_TEST(string_escapes)
 }
 END_TEST
 
+/* UTF-8 goes out as it is; a byte that is not part of well-formed UTF-8
+ * (a Latin-1 name, a cut sequence, an overlong form, a surrogate) as \u00XX */
+START_TEST(string_bytes_not_utf8)
+{
+    struct xt_json j;
+    xt_json_init(&j);
+    xt_json_open(&j, NULL, '[');
+    xt_json_str(&j, NULL, "caf\xc3\xa9 \xe2\x82\xac \xf0\x9f\x98\x80");
+    xt_json_str(&j, NULL, "caf\xe9");
+    xt_json_str(&j, NULL, "a\xe2\x82");
+    xt_json_str(&j, NULL, "\xc0\xaf\xed\xa0\x80\xf4\x90\x80\x80");
+    xt_json_close(&j);
+    ck_assert_str_eq(xt_json_text(&j), "[\"caf\xc3\xa9 \xe2\x82\xac \xf0\x9f\x98\x80\","
+                     "\"caf\\u00e9\",\"a\\u00e2\\u0082\","
+                     "\"\\u00c0\\u00af\\u00ed\\u00a0\\u0080\\u00f4\\u0090\\u0080\\u0080\"]");
+    xt_json_free(&j);
+}
+END_TEST
+
 START_TEST(numbers)
 {
     struct xt_json j;
@@ -132,6 +151,7 @@ Suite *json_suite(void)
     TCase *tc = tcase_create("writer");
     tcase_add_test(tc, nested_objects_and_arrays);
     tcase_add_test(tc, string_escapes);
+    tcase_add_test(tc, string_bytes_not_utf8);
     tcase_add_test(tc, numbers);
     tcase_add_test(tc, doubles_as_printf);
     tcase_add_test(tc, long_output_grows);
