@@ -510,6 +510,17 @@ stop_all() {  # unmount, kill recorded pids, remove namespaces, loops
     done <"$STATE/throttles"
     [ -f "$STATE/loops" ] && while read -r m; do losetup -d "$m" 2>/dev/null; done <"$STATE/loops"
     [ -f "$STATE/tierimgs" ] && while read -r m; do rm -f "$m"; done <"$STATE/tierimgs"
+    # processes left in a node's cgroup (ranks of a job that outlived its
+    # mpiexec) end with their node, then every cgroup goes
+    [ -f "$STATE/cgroups" ] && while read -r m; do
+        case $m in *-node[0-9]*) ;; *) continue ;; esac
+        for i in $(seq 1 20); do
+            [ -s "$m/cgroup.procs" ] || break
+            say "killing what is left in $(basename "$m"): $(tr '\n' ' ' <"$m/cgroup.procs")"
+            while read -r pid; do kill -KILL "$pid" 2>/dev/null; done <"$m/cgroup.procs"
+            sleep 0.25
+        done
+    done <"$STATE/cgroups"
     [ -f "$STATE/cgroups" ] && while read -r m; do rmdir "$m" 2>/dev/null; done <"$STATE/cgroups"
     [ -f "$STATE/netns" ] && while read -r m; do ip netns del "$m" 2>/dev/null; done <"$STATE/netns"
     rm -f "$STATE/pids" "$STATE/netns" "$STATE/mounts" "$STATE/loops" "$STATE/throttles" \
@@ -625,7 +636,7 @@ mib_of() {  # mib_of SIZE -> MiB (SIZE: N, NM, NMiB, NG, NGiB; plain N = MiB)
 SERVERS=3 SIZE=8G BANDWIDTH= LATENCY= CACHEMODE=AUTO IORETRIES=${XT_TESTBED_IORETRIES:-8}
 STORAGE=${XT_TESTBED_STORAGE:-loop}
 PROFILE= NODES= SCALE=1 SRV_LINK= NODE_LINK= DISK_MBPS= SRV_CACHE_MIB= LOCAL_MIB=1024 NODE_CACHE=
-RANK_MIB=${XT_TESTBED_RANK_MIB:-256} NODE_CACHE_MIB=
+RANK_MIB=${XT_TESTBED_RANK_MIB:-384} NODE_CACHE_MIB=
 cmd=${1:-}; shift || true
 case $cmd in spread|node|mpiexec|drop-caches) ;; *) while [ $# -gt 0 ]; do
     case $1 in

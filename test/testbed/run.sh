@@ -128,10 +128,12 @@ if [ ${#prof[@]} -gt 0 ]; then
     # the node cache: each node's client buffers are the node cache (the
     # client's own report of its options, .params at the mount's root), its
     # mfsmount is in the node's memory cgroup, whose limit is the mount's
-    # usage at start + 3 x the node cache + 256 MiB per rank (the last
+    # usage at start + 3 x the node cache + rank_MiB per rank (the last
     # mpiexec ran 1 rank per node)
     node_cache() {
-        local k base lim mp
+        local k base lim mp rank
+        rank=$(sed -n 's/.* rank_MiB=\([0-9]*\) .*/\1/p' "$XT_TESTBED_DIR/config")
+        [ "$rank" -ge 256 ] || { echo "rank_MiB '$rank' in the testbed's config"; return 1; }
         for k in 1 2; do
             "$tb" node $k cat "$mnt/.params" > params$k.txt || return 1
             grep -x "mfswritecachesize: $ncache" params$k.txt && grep -x "mfsreadaheadsize: $ncache" params$k.txt || return 1
@@ -140,7 +142,7 @@ if [ ${#prof[@]} -gt 0 ]; then
             base=$(awk -v k=$k '$1 == k {print $3}' "$XT_TESTBED_DIR/nodecg")
             lim=$(cat "/sys/fs/cgroup/memory/$XT_TESTBED_NS-node$k/memory.limit_in_bytes")
             echo "node $k: memory limit $lim = $base + $(((lim - base) >> 20)) MiB"
-            [ -n "$base" ] && [ $((lim - base)) = $(((3 * ncache + 256) << 20)) ] || return 1
+            [ -n "$base" ] && [ $((lim - base)) = $(((3 * ncache + rank) << 20)) ] || return 1
         done
     }
     run node-cache-in-force node_cache
