@@ -344,7 +344,7 @@ def report(out, limits_csv=None, title=None):
         lr = [(r["fs"], r["clients"], r["metric"], r["rep"], float(r["value"]))
               for r in xtbench.read_csv(limits_csv)]
         text += "\n\nThe profile's limits (benchmarks/testbed/limits.py):\n\n" + \
-            limits.profile_table(lr, 2) + "\n"
+            limits.profile_table(lr, max(int(r[1]) for r in lr if not r[2].startswith("mpi_"))) + "\n"
     with open(os.path.join(out, "workflows.md"), "w") as f:
         f.write(text)
     plt = xtbench.pyplot("workflows")
