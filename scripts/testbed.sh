@@ -318,7 +318,7 @@ make_storage() {  # make_storage I -> prints the data directory
     if [ "$STORAGE" = loop ] && truncate -s "$SIZE" "$img" &&
         mkfs.ext4 -q -F "$img" >/dev/null 2>&1 &&
         dev=$(losetup -f --show "$img" 2>/dev/null) &&
-        mount "$dev" "$d/hdd" 2>/dev/null; then
+        mount -o discard "$dev" "$d/hdd" 2>/dev/null; then
         echo "$d/hdd" >>"$STATE/mounts"
         echo "$dev" >>"$STATE/loops"
     else
