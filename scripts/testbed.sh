@@ -9,7 +9,7 @@
 #
 #   scripts/testbed.sh start [--profile hdd|ssd] [--nodes N] [--scale F]
 #                            [--servers N] [--size SIZE] [--bandwidth RATE]
-#                            [--latency T] [--cachemode MODE]
+#                            [--latency T] [--cachemode MODE] [--node-cache SIZE]
 #   scripts/testbed.sh stop
 #   scripts/testbed.sh status
 #   scripts/testbed.sh probe [--profile NAME]   exit 0 if it can start
@@ -24,7 +24,11 @@
 # own mfsmount at the same path ($XT_TESTBED_DIR/mnt) and its own tmpfs at
 # $XT_TESTBED_DIR/local (the node-local fast tier); each chunk server's link
 # and disk (blkio throttle on its loop device, memory cgroup as its cache)
-# are rate-limited.
+# are rate-limited.  Each node's client buffer (mfswritecachesize and
+# mfsreadaheadsize) and its memory (a cgroup-v1 memory cgroup holding its
+# mfsmount and its ranks) are pinned to the profile's node cache
+# (--node-cache SIZE, default 16 MiB), and its local tier is then ext4 on a
+# loop device whose backing file is in /dev/shm (outside the node's cgroup).
 #
 # State: $XT_TESTBED_DIR (default /tmp/romio-xt-testbed); the mount point is
 # $XT_TESTBED_DIR/mnt.  `start` prints the mount point as its last line.
@@ -44,11 +48,16 @@ BLKIO=/sys/fs/cgroup/blkio
 MEMCG=/sys/fs/cgroup/memory
 
 # profiles: name -> server disk MB/s, server link, node link (Mbit/s),
-# server page cache (MiB), node-local tier size (MiB)
+# server page cache (MiB), node-local tier size (MiB), node cache (MiB).
+# Node links carry >= 10x the servers' whole bandwidth (so >= 10x a node's
+# share at any node count): hdd 3 x 100 MB/s = 2.4 Gbit/s -> 25 Gbit/s,
+# ssd 3 x 400 MB/s = 9.6 Gbit/s -> 100 Gbit/s.  The node cache (client
+# buffer and page cache) is 16 MiB: a node's share of the workflows'
+# checkpoints (2 ranks per node) is 8x it or more.
 profile_vals() {
     case $1 in
-        hdd) echo "100 1000 2500 64 2048" ;;
-        ssd) echo "400 4000 10000 64 2048" ;;
+        hdd) echo "100 1000 25000 64 2048 16" ;;
+        ssd) echo "400 4000 100000 64 2048 16" ;;
         *) return 1 ;;
     esac
 }
@@ -112,8 +121,11 @@ add_link() {  # add_link NS IP IFNAME [RATE] : veth pair NS<->master bridge
 shape() {  # shape NS IF [RATE] : bandwidth limit (tbf) on egress
     local rate=${3:-$BANDWIDTH}
     [ -n "$rate" ] || return 0
-    # burst: at least 1 ms of traffic at the rate (2 ms above 1 Gbit/s)
-    ip netns exec "$1" tc qdisc add dev "$2" root tbf rate "$rate" burst 512kb latency 50ms ||
+    # burst: 512 KiB, or 2 ms of traffic at rates above 2 Gbit/s (tbf cannot
+    # pass more than one burst per timer tick)
+    local burst=512kb m=${rate%mbit}
+    case $m in *[!0-9]*|'') ;; *) [ "$m" -gt 2000 ] && burst=$((m * 250)) ;; esac
+    ip netns exec "$1" tc qdisc add dev "$2" root tbf rate "$rate" burst "$burst" latency 50ms ||
         { say "tc tbf on $1/$2 failed"; return 1; }
 }
 
@@ -174,10 +186,47 @@ server_cgroup() {  # server_cgroup I : memory cgroup (page cache = server cache)
 # written data beyond the cache waits for the throttled disk
 limit_server_memory() {
     local cg use
-    while read -r cg; do
+    grep -- "-cs[0-9]*$" "$STATE/cgroups" | while read -r cg; do
         use=$(cat "$cg/memory.usage_in_bytes") &&
-            echo $((use + ((SRV_CACHE_MIB + 64) << 20))) >"$cg/memory.limit_in_bytes" || return 1
-    done <"$STATE/cgroups"
+            echo $((use + ((SRV_CACHE_MIB + 64) << 20))) >"$cg/memory.limit_in_bytes" || exit 1
+    done
+}
+
+# the node cache: node K's mfsmount and its ranks share one memory cgroup
+# ($NS-nodeK).  Its limit (set_node_limits) = what the mount uses once up
+# + 3 x the node cache (mfsmount's write buffer and read-ahead buffers, each
+# the node cache, and the page cache) + RANK_MIB per rank of the job, so
+# the node's page cache holds the node cache plus what its ranks leave of
+# their allowance; data beyond it is evicted as on a node whose memory is
+# taken by the application
+node_cgroup() {  # node_cgroup K -> the cgroup's directory
+    local cg=$MEMCG/$NS-node$1
+    mkdir -p "$cg" || return 1
+    echo "$cg" >>"$STATE/cgroups"
+    echo "$cg"
+}
+
+node_baselines() {  # after the mounts: each node cgroup's usage -> nodecg
+    local i cg
+    : >"$STATE/nodecg"
+    for i in $(seq 1 "$NODES"); do
+        cg=$MEMCG/$NS-node$i
+        echo "$i $cg $(cat "$cg/memory.usage_in_bytes")" >>"$STATE/nodecg" || return 1
+    done
+    set_node_limits "${XT_TESTBED_PPN:-2}"
+}
+
+set_node_limits() {  # set_node_limits PPN : every node cgroup's limit for PPN ranks
+    local k cg base mib lim
+    [ -f "$STATE/nodecg" ] || return 0
+    mib=$(sed -n 's/.* node_cache_MiB=\([0-9]*\).*/\1/p' "$STATE/config")
+    [ -n "$mib" ] || return 0
+    while read -r k cg base; do
+        lim=$((base + ((3 * mib + $1 * RANK_MIB) << 20)))
+        echo "$lim" >"$cg/memory.limit_in_bytes" ||
+            { say "node $k: memory limit $lim failed"; return 1; }
+        echo "$k $lim" >"$STATE/nodelimit.$k"
+    done <"$STATE/nodecg"
 }
 
 # every node gets a persistent mount namespace (bind-mounted on a file under
@@ -191,9 +240,26 @@ setup_node_mntns() {
         f=$MNTNS/n$i
         : >"$f" && unshare --mount="$f" --propagation private true || return 1
         echo "$f" >>"$STATE/mntns"
-        nsenter --mount="$f" mount -t tmpfs -o size=${LOCAL_MIB}m "$NS-local$i" "$LOCAL" || return 1
+        if [ -n "$PROFILE" ]; then
+            tier_loop "$i" "$f" || return 1
+        else
+            nsenter --mount="$f" mount -t tmpfs -o size=${LOCAL_MIB}m "$NS-local$i" "$LOCAL" || return 1
+        fi
     done
     write_launcher
+}
+
+# with a profile the node-local tier is ext4 on a loop device whose backing
+# file lives in /dev/shm: the tier's pages in the node's page cache are
+# charged to the node's memory cgroup and written back at memory speed, the
+# backing memory belongs to the machine (a node's NVMe), not to the node
+tier_loop() {  # tier_loop K MNTNS-FILE
+    local img=/dev/shm/$NS-tier$1.img dev
+    echo "$img" >>"$STATE/tierimgs"
+    truncate -s "${LOCAL_MIB}M" "$img" && mkfs.ext4 -q -F "$img" >/dev/null 2>&1 &&
+        dev=$(losetup -f --show "$img") || { say "node $1: local tier on $img failed"; return 1; }
+    echo "$dev" >>"$STATE/loops"
+    nsenter --mount="$2" mount -o discard "$dev" "$LOCAL"
 }
 
 node_mounted() {  # every node's mfsmount is up
@@ -217,6 +283,8 @@ while [ \$# -gt 0 ]; do case \$1 in -*) shift ;; *) break ;; esac; done
 host=\$1; shift
 k=\$((\${host##*.} - $NODE_BASE))
 [ -e "$MNTNS/n\$k" ] || { echo "testbed launcher: \$host is no node of this testbed" >&2; exit 255; }
+cg=$MEMCG/$NS-node\$k
+if [ -d "\$cg" ]; then echo \$\$ >"\$cg/cgroup.procs" || exit 255; fi
 exec nsenter --net=/run/netns/$NS-n\$k --mount="$MNTNS/n\$k" -- unshare --uts /bin/sh -c "hostname tb-node\$k && \$*"
 EOF
     chmod +x "$STATE/bin/ssh"
@@ -250,7 +318,7 @@ make_storage() {  # make_storage I -> prints the data directory
     if [ "$STORAGE" = loop ] && truncate -s "$SIZE" "$img" &&
         mkfs.ext4 -q -F "$img" >/dev/null 2>&1 &&
         dev=$(losetup -f --show "$img" 2>/dev/null) &&
-        mount "$dev" "$d/hdd" 2>/dev/null; then
+        mount -o discard "$dev" "$d/hdd" 2>/dev/null; then
         echo "$d/hdd" >>"$STATE/mounts"
         echo "$dev" >>"$STATE/loops"
     else
@@ -336,10 +404,10 @@ start() {
     fi
     mkdir -p "$STATE/log" "$MNT" || die "cannot create $STATE"
     : >"$STATE/pids"; : >"$STATE/netns"; : >"$STATE/mounts"; : >"$STATE/loops"
-    : >"$STATE/throttles"; : >"$STATE/cgroups"
+    : >"$STATE/throttles"; : >"$STATE/cgroups"; : >"$STATE/tierimgs"
     {
         echo "servers=$SERVERS size=$SIZE bandwidth=${BANDWIDTH:-none} cachemode=$CACHEMODE started=$(date -u +%FT%TZ)"
-        echo "profile=${PROFILE:-none} scale=$SCALE nodes=$NODES disk_MBps=${DISK_MBPS:-none} server_link=${SRV_LINK:-none} node_link=${NODE_LINK:-none} server_cache_MiB=${SRV_CACHE_MIB:-none} local=$LOCAL"
+        echo "profile=${PROFILE:-none} scale=$SCALE nodes=$NODES disk_MBps=${DISK_MBPS:-none} server_link=${SRV_LINK:-none} node_link=${NODE_LINK:-none} server_cache_MiB=${SRV_CACHE_MIB:-none} node_cache_MiB=${NODE_CACHE_MIB:-none} rank_MiB=$RANK_MIB local=$LOCAL"
     } >"$STATE/config"
     setup_net || { say "network setup failed"; stop_all; exit 1; }
     write_master_cfg
@@ -366,8 +434,14 @@ start() {
     if [ "$NODES" -gt 0 ]; then
         setup_node_mntns || { say "mount namespaces of the nodes failed"; stop_all; exit 1; }
         for i in $(seq 1 "$NODES"); do
-            SPAWN_MNT=$MNTNS/n$i spawn "mfsmount-n$i" "$NS-n$i" mfsmount -f "$MNT" -H "$MASTER_IP" \
-                -o mfsbind="$NET.$((NODE_BASE + i))" -o mfscachemode="$CACHEMODE" -o mfsioretries="$IORETRIES"
+            cg= ncache=()
+            if [ -n "$PROFILE" ]; then
+                cg=$(node_cgroup "$i") || { say "memory cgroup of node $i failed"; stop_all; exit 1; }
+                ncache=(-o mfswritecachesize="$NODE_CACHE_MIB" -o mfsreadaheadsize="$NODE_CACHE_MIB")
+            fi
+            SPAWN_CG=$cg SPAWN_MNT=$MNTNS/n$i spawn "mfsmount-n$i" "$NS-n$i" mfsmount -f "$MNT" -H "$MASTER_IP" \
+                -o mfsbind="$NET.$((NODE_BASE + i))" -o mfscachemode="$CACHEMODE" -o mfsioretries="$IORETRIES" \
+                "${ncache[@]}"
         done
     fi
     spawn mfsmount "$NS-cl" mfsmount -f "$MNT" -H "$MASTER_IP" -o mfsbind="$CLIENT_IP" \
@@ -377,6 +451,9 @@ start() {
         stop_all; exit 1
     fi
     echo "$MNT" >>"$STATE/mounts"
+    if [ -n "$PROFILE" ] && [ "$NODES" -gt 0 ]; then
+        node_baselines || { say "memory limits of the nodes failed"; stop_all; exit 1; }
+    fi
     # goal (number of copies) 1: every 64 MiB chunk lives on exactly one server
     # trash time 0: deleted files free their space at once (default: one day)
     nsnet "$NS-cl" mfssetgoal -r 1 "$MNT" >/dev/null &&
@@ -432,10 +509,22 @@ stop_all() {  # unmount, kill recorded pids, remove namespaces, loops
         echo "$m 0" >$BLKIO/blkio.throttle.read_bps_device
     done <"$STATE/throttles"
     [ -f "$STATE/loops" ] && while read -r m; do losetup -d "$m" 2>/dev/null; done <"$STATE/loops"
+    [ -f "$STATE/tierimgs" ] && while read -r m; do rm -f "$m"; done <"$STATE/tierimgs"
+    # processes left in a node's cgroup (ranks of a job that outlived its
+    # mpiexec) end with their node, then every cgroup goes
+    [ -f "$STATE/cgroups" ] && while read -r m; do
+        case $m in *-node[0-9]*) ;; *) continue ;; esac
+        for i in $(seq 1 20); do
+            [ -s "$m/cgroup.procs" ] || break
+            say "killing what is left in $(basename "$m"): $(tr '\n' ' ' <"$m/cgroup.procs")"
+            while read -r pid; do kill -KILL "$pid" 2>/dev/null; done <"$m/cgroup.procs"
+            sleep 0.25
+        done
+    done <"$STATE/cgroups"
     [ -f "$STATE/cgroups" ] && while read -r m; do rmdir "$m" 2>/dev/null; done <"$STATE/cgroups"
     [ -f "$STATE/netns" ] && while read -r m; do ip netns del "$m" 2>/dev/null; done <"$STATE/netns"
     rm -f "$STATE/pids" "$STATE/netns" "$STATE/mounts" "$STATE/loops" "$STATE/throttles" \
-        "$STATE/cgroups" "$STATE/mntns"
+        "$STATE/cgroups" "$STATE/mntns" "$STATE/tierimgs" "$STATE/nodecg" "$STATE"/nodelimit.*
     rm -rf "$STATE/master" "$STATE"/cs* "$STATE/bin" "$MNTNS"
 }
 
@@ -505,6 +594,7 @@ node() {  # node K CMD... : run CMD in node K's namespaces, same directory
     local k=${1:-}; shift || true
     [ -e "$MNTNS/n$k" ] || die "node '$k': this testbed has nodes 1..$(nodes_of)"
     [ $# -gt 0 ] || die "node $k: no command"
+    if [ -d "$MEMCG/$NS-node$k" ]; then echo $$ >"$MEMCG/$NS-node$k/cgroup.procs" || die "node $k: cannot join its memory cgroup"; fi
     exec nsenter --net=/run/netns/$NS-n$k --mount="$MNTNS/n$k" --wd="$PWD" -- "$@"
 }
 
@@ -524,15 +614,29 @@ tb_mpiexec() {
     done
     [ -n "$np" ] || die "mpiexec: -n NP missing"
     [ -n "$ppn" ] || ppn=$(((np + nodes - 1) / nodes))
+    set_node_limits "$ppn" || die "mpiexec: the nodes' memory limits for $ppn ranks per node failed"
     for k in $(seq 1 "$nodes"); do hosts="$hosts${hosts:+,}$NET.$((NODE_BASE + k)):$ppn"; done
     n=$(command -v "${XT_MPIEXEC:-mpiexec}") || die "mpiexec: ${XT_MPIEXEC:-mpiexec} not found"
     exec nsenter --net=/run/netns/$NS-m --wd="$PWD" -- "$n" -launcher ssh \
         -launcher-exec "$STATE/bin/ssh" -localhost $MASTER_IP -hosts "$hosts" -n "$np" "$@"
 }
 
+mib_of() {  # mib_of SIZE -> MiB (SIZE: N, NM, NMiB, NG, NGiB; plain N = MiB)
+    local n u
+    n=${1%%[!0-9]*} u=${1#"$n"}
+    [ -n "$n" ] || return 1
+    case $u in
+        ''|m|M|MB|MiB) ;;
+        g|G|GB|GiB) n=$((n * 1024)) ;;
+        *) return 1 ;;
+    esac
+    [ "$n" -ge 1 ] && echo "$n"
+}
+
 SERVERS=3 SIZE=8G BANDWIDTH= LATENCY= CACHEMODE=AUTO IORETRIES=${XT_TESTBED_IORETRIES:-8}
 STORAGE=${XT_TESTBED_STORAGE:-loop}
-PROFILE= NODES= SCALE=1 SRV_LINK= NODE_LINK= DISK_MBPS= SRV_CACHE_MIB= LOCAL_MIB=1024
+PROFILE= NODES= SCALE=1 SRV_LINK= NODE_LINK= DISK_MBPS= SRV_CACHE_MIB= LOCAL_MIB=1024 NODE_CACHE=
+RANK_MIB=${XT_TESTBED_RANK_MIB:-384} NODE_CACHE_MIB=
 cmd=${1:-}; shift || true
 case $cmd in spread|node|mpiexec|drop-caches) ;; *) while [ $# -gt 0 ]; do
     case $1 in
@@ -544,6 +648,7 @@ case $cmd in spread|node|mpiexec|drop-caches) ;; *) while [ $# -gt 0 ]; do
         --bandwidth) BANDWIDTH=$2; shift 2 ;;
         --latency) LATENCY=$2; shift 2 ;;
         --cachemode) CACHEMODE=$2; shift 2 ;;
+        --node-cache) NODE_CACHE=$2; shift 2 ;;
         --dir) STATE=$2; MNT=$STATE/mnt; shift 2 ;;
         *) die "unknown option '$1' (see the header of $0)" ;;
     esac
@@ -552,13 +657,17 @@ if [ -n "$PROFILE" ]; then
     vals=$(profile_vals "$PROFILE") || die "--profile '$PROFILE': unknown (profiles: hdd ssd)"
     case $SCALE in ''|*[!0-9.]*|.|*.*.*) die "--scale '$SCALE': not a positive number" ;; esac
     # --scale F divides every rate by F (keeps the ratios)
-    read -r DISK_MBPS SRV_LINK NODE_LINK SRV_CACHE_MIB LOCAL_MIB <<<"$(echo "$vals" |
-        awk -v f="$SCALE" '{ printf "%d %d %d %d %d", $1 / f, $2 / f, $3 / f, $4, $5 }')"
+    read -r DISK_MBPS SRV_LINK NODE_LINK SRV_CACHE_MIB LOCAL_MIB NODE_CACHE_MIB <<<"$(echo "$vals" |
+        awk -v f="$SCALE" '{ printf "%d %d %d %d %d %d", $1 / f, $2 / f, $3 / f, $4, $5, $6 }')"
+    if [ -n "$NODE_CACHE" ]; then
+        NODE_CACHE_MIB=$(mib_of "$NODE_CACHE") || die "--node-cache '$NODE_CACHE': not a size (e.g. 64M, 1G; at least 1 MiB)"
+    fi
     [ "$DISK_MBPS" -ge 1 ] || die "--scale $SCALE: too large"
     SRV_LINK=${SRV_LINK}mbit NODE_LINK=${NODE_LINK}mbit
     [ -n "$BANDWIDTH" ] && die "--bandwidth and --profile exclude each other (the profile sets the links)"
     NODES=${NODES:-2}
 else
+    [ -n "$NODE_CACHE" ] && die "--node-cache needs --profile (the node cache is part of a profile)"
     SRV_LINK=$BANDWIDTH NODE_LINK=$BANDWIDTH
 fi
 NODES=${NODES:-0}

@@ -19,7 +19,7 @@ Profile limits of a running testbed with emulated nodes (started with
 node's own link and client mount.  Write and read bandwidth of one node alone
 and of all nodes at once (the chunk servers' caches dropped before each read;
 node k reads what node k+1 wrote), 4 KiB latencies, the same on the
-node-local tier (tmpfs, node 1), and MPI point-to-point bandwidth and
+node-local tier (node 1's), and MPI point-to-point bandwidth and
 latency between node 1 and node 2 (--p2p: benchmarks/testbed/tb_p2p.c).
 Prints a markdown table; --table CSV [--label L] prints it again from a CSV."""
 import argparse

@@ -18,8 +18,14 @@
 #   workflows[:W1,W2..]  workflows.py: the real clients with the papers'
 #               workflows, ranks in the nodes (default: every workload)
 #   report      workflows.md + workflows.png with the limits beside them
+#   headline    make bench's headline: FLASH-IO 16^3 and coll_perf 512^3
+#               (IOR with XT_IOR) with 1 s of compute before each close,
+#               stock vs each extension vs all, into bench-out/headline/NAME/
+#               (workflows.csv/.md/.png)
 # (default: plimits workflows report), output in bench-out/testbed/NAME/.
 #   TB_REPS  repetitions (default 3); XT_IOR an IOR install adds the ior workload
+#   TB_SHAPE NODESxPPN  emulated nodes x ranks per node (default 2x1; the
+#            headline 4x2)
 set -eu
 here=$(cd "$(dirname "$0")" && pwd)
 src=$(cd "$here/../.." && pwd)
@@ -46,8 +52,20 @@ if [ -n "$profile" ] && "$tb" status > /dev/null 2>&1 &&
     echo "bench FS=testbed: a testbed without profile $profile runs ($state); stop it first" >&2
     exit 1
 fi
+shape=${TB_SHAPE:-}
+[ -z "$shape" ] && [ -n "$profile" ] && [ "$parts" = headline ] && shape=4x2
+shape=${shape:-2x1}
+case $shape in
+    [1-8]x[1-8]) nodes=${shape%x*} ppn=${shape#*x} ;;
+    *) echo "bench FS=testbed: TB_SHAPE '$shape': use NODESxPPN, e.g. 4x2" >&2; exit 2 ;;
+esac
+if [ -n "$profile" ] && "$tb" status > /dev/null 2>&1 &&
+    ! grep -q " nodes=$nodes " "$state/config"; then
+    echo "bench FS=testbed: the running testbed ($state) has not $nodes nodes (TB_SHAPE $shape); stop it first" >&2
+    exit 1
+fi
 if ! "$tb" status > /dev/null 2>&1; then
-    "$tb" start ${profile:+--profile "$profile"} > "$root/testbed-start.log" 2>&1 || {
+    "$tb" start ${profile:+--profile "$profile" --nodes "$nodes"} > "$root/testbed-start.log" 2>&1 || {
         cat "$root/testbed-start.log" >&2
         echo "bench FS=testbed: the testbed did not start (see above)" >&2
         exit 1
@@ -85,7 +103,8 @@ pout=$root/${profile:-plain}
 apps=$XT_BUILDDIR/_build/apps
 wf() {  # workflows.py with the common arguments
     XT_MPIEXEC=$XT_PREFIX/bin/mpiexec "$py" "$here/workflows.py" --prefix "$XT_PREFIX" \
-        --apps "$apps" --out "$pout" ${TB_REPS:+--reps "$TB_REPS"} ${XT_IOR:+--ior "$XT_IOR"} "$@"
+        --apps "$apps" --out "$pout" ${TB_REPS:+--reps "$TB_REPS"} ${XT_IOR:+--ior "$XT_IOR"} \
+        --ranks $((nodes * ppn)) --ppn "$ppn" "$@"
 }
 for p in $parts; do
     case $p in
@@ -100,6 +119,14 @@ for p in $parts; do
             wf ${XT_IOR:+--parts "flash,flash_compute,coll_perf,coll_perf_compute,ior,root,matrix,noncontig,btio,disk_first"} ;;
         workflows:*) mkdir -p "$pout"; wf --parts "${p#workflows:}" ;;
         report) "$py" "$here/workflows.py" --report --out "$pout" --limits "$pout/limits.csv" ;;
+        headline)
+            hout=$XT_BUILDDIR/bench-out/headline/$profile
+            mkdir -p "$hout"; rm -f "$hout/workflows.csv"
+            echo "== bench: headline on the $profile testbed, $nodes nodes x $ppn ranks ($(date -u +%T))"
+            hparts=flash_compute,coll_perf_compute${XT_IOR:+,ior}
+            pout=$hout wf --parts "$hparts" --flash-compute 1 --coll-perf-compute 1 || hrc=$?
+            "$py" "$here/workflows.py" --report --out "$hout" \
+                --title "$profile testbed, $nodes nodes x $ppn ranks: real clients vs stock" ;;
         limits)
             mkdir -p "$root/limits" "$XT_BUILDDIR/bench-out/limits"
             rm -f "$root/limits/limits.csv" "$XT_BUILDDIR/bench-out/limits/limits.csv"
@@ -122,3 +149,4 @@ for p in $parts; do
         *) echo "run.sh: unknown part '$p'" >&2; exit 2 ;;
     esac
 done
+exit "${hrc:-0}"

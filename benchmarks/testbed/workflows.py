@@ -3,8 +3,8 @@
 workflows, ranks in the emulated nodes (scripts/testbed.sh mpiexec), stock
 vs each extension alone vs all at once, interleaved repetitions.
 
-  workflows.py --prefix P --apps A --out DIR [--reps 3] [--ranks 2]
-               [--parts flash,flash_compute,...] [--ior DIR]
+  workflows.py --prefix P --apps A --out DIR [--reps 3] [--ranks 2] [--ppn M]
+               [--coll-perf-n N] [--parts flash,flash_compute,...] [--ior DIR]
   workflows.py --report --out DIR [--limits CSV]
 
 Workloads (--parts, default all but ior):
@@ -141,9 +141,27 @@ def orthrus_metrics(res):
             if r.get("phase") in ("write", "read", "write_io") and "MBps" in r}
 
 
+def coll_perf_n(a, bdir):
+    """coll_perf with an N^3 global array: the apps build's copy (256^3, a
+    64 MiB file) with N put in, built beside the kernels"""
+    cp = appsmod.coll_perf_client(a.apps)
+    if a.coll_perf_n == 256:
+        return cp
+    src = open(os.path.join(a.apps, "coll_perf.c")).read()
+    new = src.replace("] = 256;", f"] = {a.coll_perf_n};")
+    if new.count(f"] = {a.coll_perf_n};") != 3:
+        sys.exit(f"workflows: {a.apps}/coll_perf.c: no 256^3 array to resize")
+    c = os.path.join(bdir, f"coll_perf_{a.coll_perf_n}.c")
+    with open(c, "w") as f:
+        f.write(new)
+    exe = os.path.join(bdir, f"coll_perf_{a.coll_perf_n}")
+    xtbench.mpicc(a.prefix, c, exe)
+    return dict(cp, exe=exe, args=lambda wd: [exe, "-fname", os.path.join(wd, "cp.dat")])
+
+
 def workloads(a, bins):
     flash = appsmod.flash_client(a.apps, 16)
-    cp = appsmod.coll_perf_client(a.apps)
+    cp = bins["coll_perf"]
     w = {
         "flash": {"cmd": lambda wd: flash["args"](wd), "files": flash["files"],
                   "compare": "netcdf", "parse": tb_metrics, "compute": 0},
@@ -226,7 +244,8 @@ def node_sh(cmd):
 
 def run_cmd(a, argv, hints, env, label, shim_env=None):
     subprocess.run([TB, "drop-caches"], check=True)
-    cmd = [TB, "mpiexec", "-n", str(a.ranks), "env", f"LD_PRELOAD={a.shim}",
+    ppn = ["-ppn", str(a.ppn)] if a.ppn else []
+    cmd = [TB, "mpiexec", *ppn, "-n", str(a.ranks), "env", f"LD_PRELOAD={a.shim}",
            *[f"{k}={v}" for k, v in (shim_env or {}).items()], *argv]
     out, err, problem = xtbench.run_hinted(cmd, hints, env, a.logs, label, a.timeout)
     if problem:
@@ -336,7 +355,7 @@ def pairs_text(groups):
              "pair / better alone"], table)
 
 
-def report(out, limits_csv=None):
+def report(out, limits_csv=None, title=None):
     rows = xtbench.read_csv(os.path.join(out, "workflows.csv"))
     groups = {}
     for r in rows:
@@ -375,7 +394,7 @@ def report(out, limits_csv=None):
         lr = [(r["fs"], r["clients"], r["metric"], r["rep"], float(r["value"]))
               for r in xtbench.read_csv(limits_csv)]
         text += "\n\nThe profile's limits (benchmarks/testbed/limits.py):\n\n" + \
-            limits.profile_table(lr, 2) + "\n"
+            limits.profile_table(lr, max(int(r[1]) for r in lr if not r[2].startswith("mpi_"))) + "\n"
     with open(os.path.join(out, "workflows.md"), "w") as f:
         f.write(text)
     plt = xtbench.pyplot("workflows")
@@ -386,7 +405,7 @@ def report(out, limits_csv=None):
                                   if any(n in plot[g] for g in labels)},
                      "ratio to stock (median; bars: min-max)")
         ax.axhline(1.0, color="grey", lw=0.8)
-        ax.set_title("testbed profile: real clients, each extension vs stock")
+        ax.set_title(title or "testbed profile: real clients, each extension vs stock")
         ax.tick_params(axis="x", labelsize=7)
         ax.legend(fontsize=7)
         fig.tight_layout()
@@ -401,6 +420,13 @@ def main():
     p.add_argument("--out", required=True)
     p.add_argument("--reps", type=int, default=3)
     p.add_argument("--ranks", type=int, default=2)
+    p.add_argument("--ppn", type=int, default=0,
+                   help="ranks per node (default: ranks spread evenly over the nodes)")
+    p.add_argument("--coll-perf-n", type=int, default=512,
+                   help="coll_perf's global array: N^3 ints (512: 512 MiB)")
+    p.add_argument("--yield", dest="yield_", action="store_true",
+                   help="ranks yield the core between MPICH progress polls "
+                   "(MPIR_CVAR_DEFAULT_THREAD_LEVEL=MPI_THREAD_MULTIPLE)")
     p.add_argument("--timeout", type=int, default=300)
     p.add_argument("--parts", default="flash,flash_compute,coll_perf,coll_perf_compute,root,"
                    "matrix,noncontig,contig,btio,disk_first")
@@ -413,10 +439,11 @@ def main():
     p.add_argument("--root-mib", type=int, default=64)
     p.add_argument("--root-compute-us", type=int, default=-1, help="-1: stock's read time")
     p.add_argument("--report", action="store_true")
+    p.add_argument("--title", default="testbed profile: real clients, each extension vs stock")
     p.add_argument("--limits", help="limits.py's CSV of the profile (for --report)")
     a = p.parse_args()
     if a.report:
-        return report(a.out, a.limits)
+        return report(a.out, a.limits, a.title)
     a.out = os.path.abspath(a.out)
     a.work = os.path.join(STATE, "mnt", "workflows")
     a.logs = os.path.join(a.out, "logs")
@@ -437,6 +464,13 @@ def main():
     env = xtbench.clean_env(a.prefix, extra={"XT_MPIEXEC": os.path.join(a.prefix, "bin", "mpiexec"),
                                              "ROMIO_XT_ORTHRUS_SERVERS": "3",
                                              "ROMIO_XT_ORTHRUS_STRIPE_UNIT": "64m"})
+    a.bins["coll_perf"] = coll_perf_n(a, bdir)
+    if a.yield_:
+        # MPICH ch4 (Debian's 4.0.2, ch4:ucx) spins in its progress loop; at
+        # MPI_THREAD_MULTIPLE it yields the core between polls
+        # (MPID_THREAD_CS_YIELD).  Not the default: 8 ranks on 2 cores ran
+        # coll_perf as fast spinning (docs/testbed.md)
+        env["MPIR_CVAR_DEFAULT_THREAD_LEVEL"] = "MPI_THREAD_MULTIPLE"
     wls = workloads(a, a.bins)
     fails = []
     for part in a.parts.split(","):

@@ -4,7 +4,9 @@
 # (else the plain testbed and one SKIP line for the profile), MPI-IO round
 # trips with each extension forced on (written with it and read back with
 # stock, and the other way; files byte-identical to stock's), a throttled
-# write and read-back by ranks in two emulated nodes' namespaces, stop, no
+# write and read-back by ranks in two emulated nodes' namespaces, each
+# profile limit in force (node cache: client buffers and memory cgroup; link
+# and disk rates), stop, no
 # leftover processes, mounts, loop devices, namespaces, throttles or cgroups.  Without the packages (or root, FUSE) or when the
 # testbed cannot start: one "SKIP testbed: <reason>" line, exit 0.
 # Env: XT_SRCDIR XT_BUILDDIR XT_PREFIX.
@@ -28,9 +30,19 @@ refused() {
         ! ip netns list | grep -q "^$XT_TESTBED_NS-" && ! [ -e "$XT_TESTBED_DIR/pids" ]
 }
 run profile-refused-without-kernel-feature refused
+# --node-cache takes a size, and only with a profile
+bad_node_cache() {
+    ! "$tb" start --profile hdd --node-cache 12X 2> nc1.txt && grep -q "node-cache '12X': not a size" nc1.txt &&
+        ! "$tb" start --node-cache 64M 2> nc2.txt && grep -q 'node-cache needs --profile' nc2.txt &&
+        ! ip netns list | grep -q "^$XT_TESTBED_NS-" && ! [ -e "$XT_TESTBED_DIR/pids" ]
+}
+run node-cache-option-checked bad_node_cache
 prof=()
+# a node cache other than the default (64 MiB), to see the option reach the
+# client's buffers and the memory limit
+ncache=48
 if why=$("$tb" probe --profile hdd); then
-    prof=(--profile hdd)
+    prof=(--profile hdd --node-cache ${ncache}M)
 else
     echo "SKIP testbed/profile-hdd: $why"
 fi
@@ -84,7 +96,12 @@ if [ ${#prof[@]} -gt 0 ]; then
         # and each node has its own host name (ROMIO's node count)
         XT_MPIEXEC=$mpiexec timeout 60 "$tb" mpiexec -n 2 hostname | sort -u > hosts.txt
         cat hosts.txt
-        [ "$(grep -c '^tb-node[12]$' hosts.txt)" = 2 ]
+        [ "$(grep -c '^tb-node[12]$' hosts.txt)" = 2 ] || return 1
+        # and runs in its node's memory cgroup (the node cache)
+        XT_MPIEXEC=$mpiexec timeout 60 "$tb" mpiexec -n 2 sh -c 'grep :memory: /proc/self/cgroup' |
+            sort -u > cgs.txt
+        cat cgs.txt
+        grep -q ":memory:/$XT_TESTBED_NS-node1\$" cgs.txt && grep -q ":memory:/$XT_TESTBED_NS-node2\$" cgs.txt
     }
     run ranks-in-node-namespaces ranks_on_nodes
     # MooseFS clients are not coherent under fcntl locks: a node can read
@@ -108,9 +125,32 @@ if [ ${#prof[@]} -gt 0 ]; then
         done
     }
     run node-e10-identical e10_nodes
-    # every link has its tbf, every server disk its blkio limit
+    # the node cache: each node's client buffers are the node cache (the
+    # client's own report of its options, .params at the mount's root), its
+    # mfsmount is in the node's memory cgroup, whose limit is the mount's
+    # usage at start + 3 x the node cache + rank_MiB per rank (the last
+    # mpiexec ran 1 rank per node)
+    node_cache() {
+        local k base lim mp rank
+        rank=$(sed -n 's/.* rank_MiB=\([0-9]*\) .*/\1/p' "$XT_TESTBED_DIR/config")
+        [ "$rank" -ge 256 ] || { echo "rank_MiB '$rank' in the testbed's config"; return 1; }
+        for k in 1 2; do
+            "$tb" node $k cat "$mnt/.params" > params$k.txt || return 1
+            grep -x "mfswritecachesize: $ncache" params$k.txt && grep -x "mfsreadaheadsize: $ncache" params$k.txt || return 1
+            mp=$(awk -v n="mfsmount-n$k" '$2 == n {print $1}' "$XT_TESTBED_DIR/pids")
+            grep -qx "$mp" "/sys/fs/cgroup/memory/$XT_TESTBED_NS-node$k/cgroup.procs" || { echo "node $k: mfsmount $mp not in its cgroup"; return 1; }
+            base=$(awk -v k=$k '$1 == k {print $3}' "$XT_TESTBED_DIR/nodecg")
+            lim=$(cat "/sys/fs/cgroup/memory/$XT_TESTBED_NS-node$k/memory.limit_in_bytes")
+            echo "node $k: memory limit $lim = $base + $(((lim - base) >> 20)) MiB"
+            [ -n "$base" ] && [ $((lim - base)) = $(((3 * ncache + rank) << 20)) ] || return 1
+        done
+    }
+    run node-cache-in-force node_cache
+    # every link has its tbf (nodes: 10x the servers' 3 x 100 MB/s), every
+    # server disk its blkio limit
     throttled() {
-        ip netns exec "$XT_TESTBED_NS-n1" tc qdisc show | grep -q 'tbf.*rate 2500Mbit' &&
+        ip netns exec "$XT_TESTBED_NS-n1" tc qdisc show | grep -q 'tbf.*rate 25Gbit' &&
+            ip netns exec "$XT_TESTBED_NS-m" tc qdisc show dev "${XT_TESTBED_NS}n2b" | grep -q 'tbf.*rate 25Gbit' &&
             ip netns exec "$XT_TESTBED_NS-1" tc qdisc show | grep -q 'tbf.*rate 1Gbit' &&
             [ "$(grep -c . "$XT_TESTBED_DIR/throttles")" = 3 ] &&
             while read -r mm; do grep -q "^$mm 100000000" /sys/fs/cgroup/blkio/blkio.throttle.write_bps_device || return 1; done \
@@ -149,6 +189,7 @@ leftovers() {  # after stop: no daemon, mount, namespace or loop device left
         grep -q "^$p " /sys/fs/cgroup/blkio/blkio.throttle.*_bps_device && { echo "blkio limit on $p left"; bad=1; }
     done
     ls -d /sys/fs/cgroup/memory/"$XT_TESTBED_NS"-* 2>/dev/null && { echo "memory cgroups left"; bad=1; }
+    ls /dev/shm/"$XT_TESTBED_NS"-tier* 2>/dev/null && { echo "local tier images left"; bad=1; }
     "$tb" stop | grep -q 'nothing running' || { echo "second stop did not say nothing running"; bad=1; }
     return $bad
 }
