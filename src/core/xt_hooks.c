@@ -55,11 +55,14 @@ void xt_wrote(ADIO_File fd, ADIO_Offset off, ADIO_Offset len)
             xf->slots[s].layer->wrote(fd, xf->slots[s].state, off, len);
 }
 
+/* every slot below layer id's (the slots run bottom first) */
+#define FOR_SLOTS_BELOW(xf, id, s) \
+    for (int s = 0; (xf) && s < (xf)->nslots && (xf)->slots[s].layer != xt_layers[id]; s++)
+
 void xt_coll_notify(ADIO_File fd, enum xt_layer_id id, const struct xt_coll *c, int end)
 {
     struct xt_file *xf = xt_file(fd);
-    const struct xt_layer *l = xt_layers[id];
-    for (int s = 0; xf && s < xf->nslots && xf->slots[s].layer != l; s++)
+    FOR_SLOTS_BELOW(xf, id, s)
         if (xf->slots[s].layer->coll)
             xf->slots[s].layer->coll(fd, xf->slots[s].state, c, end);
 }
@@ -67,8 +70,7 @@ void xt_coll_notify(ADIO_File fd, enum xt_layer_id id, const struct xt_coll *c, 
 int xt_direct_io_ok(ADIO_File fd, enum xt_layer_id id)
 {
     struct xt_file *xf = xt_file(fd);
-    const struct xt_layer *l = xt_layers[id];
-    for (int s = 0; xf && s < xf->nslots && xf->slots[s].layer != l; s++)
+    FOR_SLOTS_BELOW(xf, id, s)
         if (!xf->slots[s].layer->direct_io_ok)
             return 0;
     return 1;
@@ -77,11 +79,10 @@ int xt_direct_io_ok(ADIO_File fd, enum xt_layer_id id)
 int xt_writes_held_below(ADIO_File fd, enum xt_layer_id id)
 {
     struct xt_file *xf = xt_file(fd);
-    const struct xt_layer *l = xt_layers[id];
-    int held = 0;
-    for (int s = 0; xf && s < xf->nslots && xf->slots[s].layer != l; s++)
-        held |= xf->slots[s].layer->holds_writes;
-    return held;
+    FOR_SLOTS_BELOW(xf, id, s)
+        if (xf->slots[s].layer->holds_writes)
+            return 1;
+    return 0;
 }
 
 const struct xt_hint_value *xt_hint(ADIO_File fd, enum xt_hint_id h)

@@ -230,6 +230,41 @@ else
     echo "SKIP trace/darshan-logs (PyDarshan missing for $py: scripts/install-deps.sh installs it)"
 fi
 
+# romio-xt-tune from a Darshan log (PyDarshan's example.darshan: its one
+# finding advises romio_orthrus for the VPIC-IO file): the advice, moved onto
+# this run's file with --map-path, is proven by 3 + 3 interleaved runs of the
+# 2-rank job, and one more advised run reports it in effect on that file
+# (its effective hints); unmapped, the same advice reaches none of the job's
+# files, and the report says so
+tune_darshan() {
+    local log vpic=/scratch2/scratchdirs/glock/tokioabc-s.4478544/vpicio/vpicio.hdf5
+    log=$("$py" -c 'import darshan, os; print(os.path.join(os.path.dirname(darshan.__file__), "examples/example_logs/example.darshan"))')
+    mkdir -p "$out/jobd"
+    "$XT_PREFIX/bin/romio-xt-tune" --darshan "$log" --map-path "$vpic=$out/jobd/phases.dat" \
+        --reps 3 --hints-out "$out/tuned.hints" --workdir "$out/tuned" --csv "$out/tuned.csv" -- \
+        "$mpiexec" -n 2 ./t_phases "$out/jobd" 32 8192 0 > tuned.out 2>&1 || { cat tuned.out; return 1; }
+    "$XT_PREFIX/bin/romio-xt-tune" --darshan "$log" --reps 1 --hints-out "$out/tuned0.hints" \
+        --workdir "$out/tuned0" -- "$mpiexec" -n 2 ./t_phases "$out/jobd" 32 8192 0 \
+        > tuned0.out 2>&1 || { cat tuned0.out; return 1; }
+    cat tuned.out tuned0.out
+    grep -qx "$out/jobd/phases.dat romio_orthrus enable" "$out/tuned/advice.hints" &&
+        [ "$(grep -c '^default,' "$out/tuned.csv")" -eq 3 ] &&
+        [ "$(grep -c '^advised,' "$out/tuned.csv")" -eq 3 ] &&
+        grep -Eq 'advice( kept| not kept)' tuned.out &&
+        grep -q "romio_orthrus enable: in effect on 1 file(s), e.g. $out/jobd/phases.dat" tuned.out &&
+        grep -q "$vpic romio_orthrus enable: in effect on 0 file(s): the job opened no file" tuned0.out &&
+        "$py" -c '
+import json, sys
+a = json.load(open(sys.argv[1]))["advice"]
+assert [x["files"] for x in a] == [[sys.argv[2]]], a
+' "$out/tuned/effect.json" "$out/jobd/phases.dat"
+}
+if "$py" -c 'import darshan' 2> /dev/null; then
+    run tune-from-darshan tune_darshan
+else
+    echo "SKIP trace/tune-from-darshan (PyDarshan missing for $py)"
+fi
+
 # the diagnosis against Drishti's on every log in PyDarshan's package: the same
 # triggers but for the differences docs/phases.md explains; hints for each
 if "$py" -c 'import darshan, rich, drishti.includes' 2> /dev/null; then
