@@ -44,13 +44,13 @@ static int find_idle(ADIO_File fd, struct xt_cpus *idle)
     return count;
 }
 
-/* the node for the helpers' buffers (romio_xt_numa_place; the hint pass
- * warned, and set disable, where libnuma is missing) */
+/* the node for the helpers' buffers (romio_xt_numa_place; the open's hint
+ * pass loaded libnuma, and warned and set disable where it is missing) */
 static void numa_open(ADIO_File fd, struct xt_file *xf)
 {
     if (xt_hint(fd, XT_H_NUMA_PLACE)->i != XT_H_NUMA_PLACE_enable)
         return;
-    struct xt_numa_sys *sys = xt_numa_sys_load((int) xt_test_hook("ROMIO_XT_TEST_NUMA_NODES", 0));
+    struct xt_numa_sys *sys = xt_numa_sys_load(0);
     xf->numa_status = sys->status;
     xf->numa_node = sys->status == XT_NUMA_ON ? xt_numa_node_of_self() : -1;
 }
