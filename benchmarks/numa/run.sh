@@ -1,9 +1,10 @@
 #!/bin/bash
 # What romio_xt_numa_place costs (docs/numa.md): e10_cache writes (nvc_bench
-# --pattern ior, 2 processes, cache in /dev/shm) and prefetch buffer reads
-# (pf_root, 1 reader, cold file), the hint disable and enable interleaved,
-# REPS runs each.  Output: OUTDIR/numa.csv (rep,bench,hint,seconds) and
-# OUTDIR/numa.md (median and min-max per bench and hint, enable / disable).
+# --pattern ior, 2 processes, 4 files of 32 MiB, cache in /dev/shm) and
+# prefetch buffer reads (pf_root, 1 reader, 256 MiB dropped from the page
+# cache first), the hint disable and enable interleaved, REPS runs each.
+# Output: OUTDIR/numa.csv (rep,bench,hint,seconds) and OUTDIR/numa.md
+# (median and min-max per bench and hint; enable / disable paired by rep).
 # usage: run.sh OUTDIR [REPS]
 # Env: XT_PREFIX (install), XT_BENCH_WORK (files, default /tmp/xtnuma)
 set -u
@@ -23,11 +24,11 @@ for h in disable enable; do
     printf 'romio_prefetch enable\nromio_prefetch_method buffer\nromio_xt_numa_place %s\n' \
         "$h" > "$out/h-pf-$h"
 done
-e10() {  # HINT: the job's seconds (slowest rank, last file)
+e10() {  # HINT: the job's seconds (each file's slowest rank, summed over the files)
     rm -f "$W"/g/* "$C"/*
     ROMIO_HINTS=$out/h-e10-$1 timeout 300 "$P/bin/mpiexec" -n 2 "$out/nvc_bench" --dir "$W/g" \
-        --pattern ior --files 3 --segments 4 --block $((4 * MiB)) |
-        sed -nE 's/.* job=([0-9.]+) .*/\1/p' | tail -1
+        --pattern ior --files 4 --segments 4 --block $((4 * MiB)) |
+        sed -nE 's/.* job=([0-9.]+) .*/\1/p' | awk '{ s += $1 } END { if (NR) printf "%.6f\n", s }'
 }
 pf() {  # HINT: the reader's seconds
     ROMIO_HINTS=$out/h-pf-$1 timeout 300 "$P/bin/mpiexec" -n 1 "$out/pf_root" --data "$W/d" \
