@@ -44,6 +44,17 @@ static int find_idle(ADIO_File fd, struct xt_cpus *idle)
     return count;
 }
 
+/* the node for the helpers' buffers (romio_xt_numa_place; the open's hint
+ * pass loaded libnuma, and warned and set disable where it is missing) */
+static void numa_open(ADIO_File fd, struct xt_file *xf)
+{
+    if (xt_hint(fd, XT_H_NUMA_PLACE)->i != XT_H_NUMA_PLACE_enable)
+        return;
+    struct xt_numa_sys *sys = xt_numa_sys_load(0);
+    xf->numa_status = sys->status;
+    xf->numa_node = sys->status == XT_NUMA_ON ? xt_numa_node_of_self() : -1;
+}
+
 void xt_helper_cpus_open(ADIO_File fd)
 {
     struct xt_file *xf = xt_file(fd);
@@ -52,6 +63,16 @@ void xt_helper_cpus_open(ADIO_File fd)
     xf->helper_known = 1;
     if (xt_hint(fd, XT_H_HELPER_CPUS)->i == XT_H_HELPER_CPUS_auto)
         xf->helper_ncpus = find_idle(fd, &xf->helper_cpus);
+    numa_open(fd, xf);
+}
+
+char *xt_page_alloc_near(ADIO_File fd, size_t len)
+{
+    struct xt_file *xf = xt_file(fd);
+    char *p = xt_page_alloc(len);
+    if (p && xf && xf->numa_status == XT_NUMA_ON && xf->numa_node >= 0)
+        xt_numa_place(p, len + 4096, xf->numa_node);
+    return p;
 }
 
 int xt_thread_create(ADIO_File fd, pthread_t *t, void *(*fn)(void *), void *arg)

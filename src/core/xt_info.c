@@ -25,7 +25,9 @@
 
 #define XT_RAW_LEN 1024
 #define XT_BCAST_CHUNK 4096
-#define XT_NWARN (2 * XT_NHINTS + XT_NRULES + XT_NLAYERS + 1)
+/* slots: each hint's two, each rule's, each layer's check, libnuma, unknown keys */
+#define XT_NWARN (2 * XT_NHINTS + XT_NRULES + XT_NLAYERS + 2)
+#define XT_WARN_NUMA (XT_NWARN - 2)
 _Static_assert(XT_NWARN <= XT_WARN_MAX, "one allreduce carries every warning slot");
 
 /* one pass: the raw texts, the values it settles on, its warnings */
@@ -285,6 +287,22 @@ static void check_layers(struct xt_pass *p)
     }
 }
 
+/* at open: romio_xt_numa_place=enable where this rank has no libnuma (xt_numa.h)
+ * falls back to disable, with the pass's warnings (no collective of its own) */
+static void check_numa(struct xt_pass *p)
+{
+    struct xt_hint_value *h = &p->xf->hints[XT_H_NUMA_PLACE];
+    if (h->i != XT_H_NUMA_PLACE_enable ||
+        xt_numa_sys_load((int) xt_test_hook("ROMIO_XT_TEST_NUMA_NODES", 0))->status !=
+        XT_NUMA_NO_LIB)
+        return;
+    p->xf->numa_status = XT_NUMA_NO_LIB;
+    h->i = XT_H_NUMA_PLACE_disable;
+    snprintf(h->s, sizeof(h->s), "disable");
+    say(p, XT_WARN_NUMA, "hint romio_xt_numa_place: 'enable' needs libnuma (libnuma.so.1), "
+        "which is not available; using 'disable': no memory placement");
+}
+
 static void warn_unknown_keys(struct xt_pass *p, MPI_Info info)
 {
     int nkeys = 0;
@@ -327,6 +345,7 @@ static void settle_all(struct xt_pass *p)
         memcpy(p->xf->hints, p->next, sizeof(p->xf->hints));
         p->xf->auto_chose = p->chose;
         check_layers(p);
+        check_numa(p);
         p->ok = xt_slots_alloc(p->xf);
     }
 }

@@ -30,6 +30,7 @@
 #include "xt_json.h"
 #include "xt_registry.h"
 #include "xt_cpus.h"
+#include "xt_numa.h"
 
 #define XT_MAX_LAYERS XT_NLAYERS
 
@@ -124,6 +125,8 @@ struct xt_file {
     int helper_known;           /* xt_helper_cpus_open ran */
     int helper_ncpus;           /* helper threads' cores (0: the process's own) */
     struct xt_cpus helper_cpus;
+    int numa_status;            /* romio_xt_numa_place: what it does (enum xt_numa_status) */
+    int numa_node;              /* XT_NUMA_ON: the node the helpers' buffers go on */
     unsigned auto_chose;        /* romio_xt=auto's rows that set their hint (bit k:
                                  * xt_auto_rows[k]; every rank the same) */
 };
@@ -158,8 +161,13 @@ static inline const ADIOI_Fns *xt_lower(ADIO_File fd, enum xt_layer_id id)
 
 /* add to counter k of layer id (no-op when not installed) */
 /* collective, in a layer's open before it starts helper threads: once per
- * file, the cores they run on (romio_xt_helper_cpus, xt_cpus.h) */
+ * file, the cores they run on (romio_xt_helper_cpus, xt_cpus.h) and the
+ * NUMA node their buffers go on (romio_xt_numa_place, xt_numa.h) */
 void xt_helper_cpus_open(ADIO_File fd);
+/* xt_page_alloc for a buffer a helper thread fills: with romio_xt_numa_place
+ * enable, its pages are bound to the node of the process that opened fd
+ * before anything touches them (any thread, after xt_helper_cpus_open) */
+char *xt_page_alloc_near(ADIO_File fd, size_t len);
 /* pthread_create for a helper thread of fd's layers (a thread that never
  * calls MPI), on the cores xt_helper_cpus_open found */
 int xt_thread_create(ADIO_File fd, pthread_t *t, void *(*fn)(void *), void *arg);

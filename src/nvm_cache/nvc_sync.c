@@ -181,7 +181,7 @@ static void sync_taken(struct nvc_state *st, long first, size_t upto, char *buf)
 static void *worker(void *arg)
 {
     struct nvc_state *st = arg;
-    char *buf = malloc(st->chunk);
+    char *buf = xt_page_alloc_near(st->fd, st->chunk);  /* the owner's node */
     pthread_mutex_lock(&st->mu);
     for (;;) {
         long idx = nvc_queue_take(&st->q);
@@ -260,7 +260,7 @@ void nvc_drain(struct nvc_state *st, size_t upto)
         /* copy what no thread has taken yet ourselves: no waiting for a
          * thread to be scheduled, and no threads needed at all */
         if (!st->mainbuf)
-            st->mainbuf = malloc(st->chunk);
+            st->mainbuf = xt_page_alloc_near(st->fd, st->chunk);
         while (st->q.low < upto) {
             long idx = st->mainbuf && st->q.next < upto ? nvc_queue_take(&st->q) : -1;
             if (idx >= 0)

@@ -20,12 +20,13 @@ static char *slot_bytes(const struct pf_slot *s)
 }
 
 /* the thread's fetch: the block into the slot's buffer (allocated once,
- * page-aligned, a page longer than a block) */
+ * page-aligned, a page longer than a block, on the reader's NUMA node with
+ * romio_xt_numa_place) */
 static int64_t buffer_fetch(struct pf_file *pf, struct pf_slot *s)
 {
     ADIO_File fd = pf->fd;
     int64_t bs = pf->w.bs, n = -1;
-    if (!s->data && (s->data = xt_page_alloc((size_t) bs)) != NULL) {
+    if (!s->data && (s->data = xt_page_alloc_near(fd, (size_t) bs)) != NULL) {
         xt_count(fd, XT_LAYER_pf, PF_C_ALLOCS, 1);      /* the page is slack */
         xt_count(fd, XT_LAYER_pf, PF_C_PEAK_BYTES, bs);
     }

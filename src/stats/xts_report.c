@@ -197,6 +197,13 @@ static void put_file(ADIO_File fd, struct xt_file *xf, const struct xts_totals *
     if (xf->helper_ncpus > 0)
         xt_cpus_text(&xf->helper_cpus, cpus, sizeof(cpus));
     xt_json_str(j, "helper_cpus", cpus);
+    if (xf->numa_status != XT_NUMA_OFF || xt_hint(fd, XT_H_NUMA_PLACE)->i) {
+        xt_json_open(j, "numa_place", '{');     /* rank 0's (docs/numa.md) */
+        xt_json_str(j, "status", xt_numa_status_text(xf->numa_status));
+        xt_json_int(j, "node", xf->numa_status == XT_NUMA_ON ? xf->numa_node : -1);
+        xt_json_int(j, "mbind_calls", xt_numa_calls());
+        xt_json_close(j);
+    }
     xt_json_open(j, "layers", '[');
     for (int s = 0; s < xf->nslots; s++)
         xt_json_str(j, NULL, xf->slots[s].layer->name);

@@ -137,6 +137,40 @@ run "helper-cpus-on-idle-cores" helper_case auto "-bind-to user:0,0" "$others"
 run "helper-cpus-inherit" helper_case inherit "-bind-to user:0,0" ""
 run "helper-cpus-unbound" helper_case auto "" ""
 
+# romio_xt_numa_place (docs/numa.md): the same bytes with the sync threads'
+# buffers placed; the stats record's numa_place and MPI_File_get_info say
+# what it did.  A machine with one NUMA node makes no mbind call; the test
+# hook ROMIO_XT_TEST_NUMA_NODES=2 pretends two nodes (every core on node 0),
+# so the buffers are bound (mbind_calls > 0); =-1 pretends libnuma is missing:
+# one warning, and the hint falls back to disable
+numa_case() {  # NODES STATUS HINT_AFTER WARNINGS
+    local j=$out/numa.json o=$out/numa.out
+    rm -f "$j"
+    ROMIO_XT_TEST_NUMA_NODES=$1 ROMIO_XT_STATS_FILE=$j \
+        xrun "$ON,e10_cache=enable,romio_xt_stats=enable,romio_xt_numa_place=enable" \
+        2 ./t_nvc_io "$out/numa.ior" ior --readback > "$o" 2>&1 || { cat "$o"; return 1; }
+    cat "$o"
+    cmp "$out/numa.ior" "$out/ref.ior" || return 1
+    [ "$(grep -c "romio-xt: warning" "$o")" -eq "$4" ] || { echo "want $4 warning(s)"; return 1; }
+    [ "$4" -eq 0 ] || grep -q "hint romio_xt_numa_place: 'enable' needs libnuma" "$o" || return 1
+    python3 - "$j" "$2" "$3" <<'PY'
+import json, sys
+r = json.loads(open(sys.argv[1]).readline())
+n, s = r["numa_place"], r["features"]["nvm_cache"]
+assert n["status"] == sys.argv[2], n
+assert (n["mbind_calls"] > 0) == (n["status"] == "on") and (n["node"] >= 0) == (n["status"] == "on"), n
+assert r["hints"]["romio_xt_numa_place"] == sys.argv[3], r["hints"]
+assert s["bytes_synced"] == s["bytes_cached"] > 0, s
+print("numa_place", n)
+PY
+}
+nodes=$(ls -d /sys/devices/system/node/node[0-9]* 2> /dev/null | wc -l)
+if grep -q "^XT_NUMA_CFLAGS='-DXT_HAVE_LIBNUMA'" "$XT_BUILDDIR/config.log"; then
+    run "numa-place-this-machine" numa_case 0 "$([ "$nodes" -gt 1 ] && echo on || echo one_node)" enable 0
+    run "numa-place-two-nodes" numa_case 2 on enable 0
+fi
+run "numa-place-no-libnuma" numa_case -1 no_libnuma disable 1
+
 # the gate as users get it (nvc_gate.h): the job's first file is cached from
 # its first write; its sync comes right after the writes (no compute phase),
 # so the second file of the job goes straight through and MPI_File_get_info

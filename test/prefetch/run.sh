@@ -111,6 +111,38 @@ PY
 run "nomem-one-rank-fadvise-verify-np2" nomem_case fadv verify fadvise
 run "nomem-one-rank-buffer-scan-np2" nomem_case buf scan buffer
 
+# romio_xt_numa_place (docs/numa.md): the loaders' buffers placed, every byte
+# read as the file holds it (scan checks each read against the file's model);
+# the stats record's numa_place: no mbind call on a machine with one NUMA
+# node, some with the test hook pretending two (every core on node 0)
+numa_case() {  # NODES STATUS
+    local j=$out/numa.$1.json o=$out/numa.$1.out
+    rm -f "$j"
+    ROMIO_XT_TEST_NUMA_NODES=$1 ROMIO_XT_STATS_FILE=$j MPIR_CVAR_NUM_CLIQUES=2 timeout 300 \
+        env -u ROMIO_HINTS -u ROMIO_XT_STATS "$mpiexec" -n 2 ./t_prefetch "$out/numa.$1.dat" scan \
+        $ON $BUF $SMALL romio_xt_stats=enable romio_xt_numa_place=enable > "$o" 2>&1 ||
+        { cat "$o"; return 1; }
+    cat "$o"
+    grep -q "romio-xt: warning" "$o" && { echo "unexpected warning"; return 1; }
+    python3 - "$j" "$out/numa.$1.dat" "$2" <<'PY'
+import json, sys
+r = [json.loads(l) for l in open(sys.argv[1]) if l.startswith("{")]
+r = [x for x in r if x["file"] == sys.argv[2]]
+assert len(r) == 1 and r[0]["layers"] == ["prefetch", "stats"], r
+n, p = r[0]["numa_place"], r[0]["features"]["prefetch"]
+assert n["status"] == sys.argv[3], n
+assert (n["mbind_calls"] > 0) == (n["status"] == "on"), n
+assert r[0]["hints"]["romio_xt_numa_place"] == "enable", r[0]["hints"]
+assert p["buffer_allocs"] > 0 and p["hits"] > 0, p
+print("numa_place", n)
+PY
+}
+if grep -q "^XT_NUMA_CFLAGS='-DXT_HAVE_LIBNUMA'" "$XT_BUILDDIR/config.log"; then
+    nodes=$(ls -d /sys/devices/system/node/node[0-9]* 2> /dev/null | wc -l)
+    run "numa-place-this-machine-np2" numa_case 0 "$([ "$nodes" -gt 1 ] && echo on || echo one_node)"
+    run "numa-place-two-nodes-np2" numa_case 2 on
+fi
+
 # --- never stale (docs/prefetch.md): rank 1 caches rank 0's data, rank 0 rewrites it
 # stale_case PATTERN HINTS...: byte-checked; on a writable file the buffer
 # method is switched off with exactly one warning naming it
