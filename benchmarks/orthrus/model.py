@@ -481,7 +481,7 @@ def scale(x, out):
             print(f"| {r['pattern']} | {r['op']} | {r['ranks']} | {r['nodes']} | "
                   + " | ".join(gbs) + f" | {r['winner']} | {float(r['decide_s'])*1e6:.0f} us | "
                   f"{float(r['examine_loss_s'])*1e3:.3g} ms ({r['examine_loss_calls']} calls) |")
-    print(f"\nwrote {path} and scale.png")
+    print(f"\nwrote {os.path.relpath(path, ROOT)} and scale.png")
     return rows
 
 
