@@ -16,6 +16,10 @@ build() {
 }
 xt_build build
 
+# the cost model (benchmarks/orthrus/model.py): limiting cases, monotonicity,
+# a prediction for every measured run it is validated against
+run model-check python3 "$src/model_check.py"
+
 # nrun NODES NPROCS PROG...: mpirun on NODES emulated nodes
 nrun() {
     local nodes=$1; shift
