@@ -2,6 +2,7 @@
 """romio-xt-tune on the project's workloads: advised hints against the default.
 
   tune.py --prefix PREFIX --out DIR [--reps 3] [--budget 40] [--only a,b]
+          [--testbed PROFILE [--ranks N] [--ppn P]]
 
 Each workload (2 ranks, MPIR_CVAR_NUM_CLIQUES=2: one node seen as two) runs
 under `romio-xt-tune --reps REPS --budget BUDGET`, which traces it, calibrates
@@ -78,7 +79,8 @@ def testbed_setup(a):
 def launcher(a, wl):
     if not a.testbed:
         return [os.path.join(a.prefix, "bin", "mpiexec"), "-n", "2"]
-    return [TB, "mpiexec", "-n", "2", "env", f"LD_PRELOAD={a.shim}",
+    ppn = ["-ppn", str(a.ppn)] if a.ppn else []
+    return [TB, "mpiexec", *ppn, "-n", str(a.ranks), "env", f"LD_PRELOAD={a.shim}",
             f"TB_COMPUTE_S={TB_COMPUTE.get(wl[0], 0)}"]
 
 
@@ -146,7 +148,8 @@ def write(a, res):
             for v in ("default", "advised"):
                 for k, t in enumerate(r[v]):
                     w.writerow([r["workload"], r["advice"], r["outcome"], v, k, f"{t:.4f}"])
-    where = (f"2 ranks on 2 nodes of the MooseFS testbed ({a.testbed} profile; compute before "
+    shape = f"{a.ranks} ranks ({a.ppn} per node)" if a.ppn else f"{a.ranks} ranks"
+    where = (f"{shape} on the MooseFS testbed's nodes ({a.testbed} profile; compute before "
              f"each written file's close: {TB_COMPUTE})" if a.testbed else "2 ranks, MPIR_CVAR_NUM_CLIQUES=2")
     out = ["# romio-xt-tune on the project's workloads", "",
            f"{where}, calibration budget {a.budget:.0f} s, "
@@ -184,7 +187,12 @@ def main():
     ap.add_argument("--testbed", metavar="PROFILE", default="",
                     help="run on the started testbed (scripts/testbed.sh start --profile "
                     "PROFILE): its workloads and sizes, files on its mount")
+    ap.add_argument("--ranks", type=int, default=2, help="--testbed: the job's ranks (2)")
+    ap.add_argument("--ppn", type=int, default=0,
+                    help="--testbed: ranks per node (default: the testbed's spread)")
     a = ap.parse_args()
+    if not a.testbed and (a.ranks != 2 or a.ppn):
+        ap.error("--ranks and --ppn need --testbed (local runs use 2 ranks)")
     os.makedirs(a.out, exist_ok=True)
     if a.testbed:
         testbed_setup(a)
