@@ -160,6 +160,10 @@ static inline const ADIOI_Fns *xt_lower(ADIO_File fd, enum xt_layer_id id)
 /* collective, in a layer's open before it starts helper threads: once per
  * file, the cores they run on (romio_xt_helper_cpus, xt_cpus.h) */
 void xt_helper_cpus_open(ADIO_File fd);
+/* collective, at open after ROMIO read its hints (xt_aggs.c): ROMIO's
+ * aggregator list from mode (romio_xt_cb_topology's value), unless
+ * users_info gives cb_nodes or cb_config_list */
+void xt_topo_open(ADIO_File fd, MPI_Info users_info, int mode);
 /* pthread_create for a helper thread of fd's layers (a thread that never
  * calls MPI), on the cores xt_helper_cpus_open found */
 int xt_thread_create(ADIO_File fd, pthread_t *t, void *(*fn)(void *), void *arg);

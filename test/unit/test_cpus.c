@@ -3,15 +3,7 @@
 #include <string.h>
 #include "unit.h"
 #include "xt_cpus.h"
-
-static struct xt_cpus range(int lo, int hi)
-{
-    struct xt_cpus s;
-    memset(&s, 0, sizeof(s));
-    for (int c = lo; c <= hi; c++)
-        s.w[c / 64] |= 1ull << (c % 64);
-    return s;
-}
+#include "unit_cpus.h"
 
 /* 8 processes bound one core each on a 16-core node: cores 8-15 are idle */
 START_TEST(bound_processes_leave_the_rest_idle)
