@@ -381,24 +381,26 @@ topo_case() {
 }
 numa2="HWLOC_SYNTHETIC=numa:2 core:2 pu:1"
 # one aggregator per NUMA domain: 2 per node, capped by the node's ranks
-run "topo-numa-nodes2-np2" topo_case n2p2 2 2 2 0 "$numa2" -- romio_xt_cb_topology=numa
-run "topo-numa-nodes2-np4" topo_case n2p4 2 4 4 0 "$numa2" -- romio_xt_cb_topology=numa
-run "topo-numa-nodes1-np4" topo_case n1p4 1 4 2 0 "$numa2" -- romio_xt_cb_topology=numa
+run_np 2 "topo-numa-nodes2-np2" topo_case n2p2 2 2 2 0 "$numa2" -- romio_xt_cb_topology=numa
+run_np 4 "topo-numa-nodes2-np4" topo_case n2p4 2 4 4 0 "$numa2" -- romio_xt_cb_topology=numa
+run_np 4 "topo-numa-nodes1-np4" topo_case n1p4 1 4 2 0 "$numa2" -- romio_xt_cb_topology=numa
 # 4 domains on a node of 2 ranks: 2
-run "topo-numa-capped-np4" topo_case capped 2 4 4 0 "HWLOC_SYNTHETIC=pack:2 numa:2 core:2 pu:1" \
+run_np 4 "topo-numa-capped-np4" topo_case capped 2 4 4 0 "HWLOC_SYNTHETIC=pack:2 numa:2 core:2 pu:1" \
     -- romio_xt_cb_topology=numa
 # nic: 2 InfiniBand cards per node (the Ethernet card left out); a synthetic
 # topology has none: numa's, with one warning
-run "topo-nic-xml-np4" topo_case nicxml 1 4 2 0 "HWLOC_XMLFILE=$XT_SRCDIR/test/unit/topo-2nic.xml" \
+run_np 2 "topo-nic-xml-np2" topo_case nicxml2 1 2 2 0 "HWLOC_XMLFILE=$XT_SRCDIR/test/unit/topo-2nic.xml" \
+    -- romio_xt_cb_topology=nic
+run_np 4 "topo-nic-xml-np4" topo_case nicxml 1 4 2 0 "HWLOC_XMLFILE=$XT_SRCDIR/test/unit/topo-2nic.xml" \
     -- romio_xt_cb_topology=nic
 nic_fallback() {
     topo_case nicfb 2 4 4 1 "$numa2" -- romio_xt_cb_topology=nic &&
         grep -q "hint romio_xt_cb_topology: 'nic', but hwloc finds no network card on a node; using 'numa' on that node" "$out/topo.nicfb.out"
 }
-run "topo-nic-fallback-np4" nic_fallback
+run_np 4 "topo-nic-fallback-np4" nic_fallback
 # the user's cb_nodes and cb_config_list win
-run "topo-cb-nodes-wins-np4" topo_case cbn 2 4 1 0 "$numa2" -- romio_xt_cb_topology=numa cb_nodes=1
-run "topo-cb-config-list-wins-np4" topo_case cbl 2 4 1 0 "$numa2" -- romio_xt_cb_topology=numa \
+run_np 4 "topo-cb-nodes-wins-np4" topo_case cbn 2 4 1 0 "$numa2" -- romio_xt_cb_topology=numa cb_nodes=1
+run_np 4 "topo-cb-config-list-wins-np4" topo_case cbl 2 4 1 0 "$numa2" -- romio_xt_cb_topology=numa \
     'cb_config_list=*:1'
 # hwloc cannot read a node's topology (test hook): one per node, one warning
 topo_fail() {
@@ -406,9 +408,10 @@ topo_fail() {
         grep -q "hint romio_xt_cb_topology: 'numa', but hwloc cannot read the topology of a node" \
             "$out/topo.fail.out"
 }
-if [ "${XT_TEST_HOOKS:-no}" = yes ]; then run "topo-unreadable-np4" topo_fail; fi
+if [ "${XT_TEST_HOOKS:-no}" = yes ]; then run_np 4 "topo-unreadable-np4" topo_fail; fi
 # this machine's own topology (one NUMA domain): numa's aggregators are stock's
-run "topo-this-machine-np4" topo_case here 1 4 1 0 -- romio_xt_cb_topology=numa
+run_np 2 "topo-this-machine-np2" topo_case here2 1 2 1 0 -- romio_xt_cb_topology=numa
+run_np 4 "topo-this-machine-np4" topo_case here 1 4 1 0 -- romio_xt_cb_topology=numa
 
 # --- no leaks or memory errors in our code under valgrind -------------------
 valgrind_case() {
