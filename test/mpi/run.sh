@@ -398,6 +398,11 @@ nic_fallback() {
         grep -q "hint romio_xt_cb_topology: 'nic', but hwloc finds no network card on a node; using 'numa' on that node" "$out/topo.nicfb.out"
 }
 run_np 4 "topo-nic-fallback-np4" nic_fallback
+# Orthrus's candidates that run on ROMIO's list, forced: the same bytes
+for cand in two_phase view_based; do
+    run_np 4 "topo-orthrus-$cand-np4" topo_case "orth-$cand" 2 4 4 0 "$numa2" -- \
+        romio_xt_cb_topology=numa romio_orthrus=enable romio_orthrus_force=$cand
+done
 # the user's cb_nodes and cb_config_list win
 run_np 4 "topo-cb-nodes-wins-np4" topo_case cbn 2 4 1 0 "$numa2" -- romio_xt_cb_topology=numa cb_nodes=1
 run_np 4 "topo-cb-config-list-wins-np4" topo_case cbl 2 4 1 0 "$numa2" -- romio_xt_cb_topology=numa \
