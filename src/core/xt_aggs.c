@@ -1,8 +1,8 @@
 /* romio-xt: ROMIO's aggregator list from the nodes' topology
  * (romio_xt_cb_topology, xt_topo.h).  At open, after ROMIO read its hints and
  * before it builds its list from cb_config_list: a list set here is the one
- * ROMIO keeps (as on Blue Gene, ad_open.c), so two-phase and every Orthrus
- * candidate see these aggregators. */
+ * ROMIO keeps (as on Blue Gene, ad_open.c), so ROMIO's two-phase I/O and
+ * Orthrus's two_phase and view_based see these aggregators. */
 #define _GNU_SOURCE
 #include "xt_layer.h"
 #include "xt_topo.h"
@@ -34,17 +34,35 @@ static void my_mask(struct xt_cpus *mine)
         memset(mine, 0, sizeof(*mine));
 }
 
+/* the node's targets of kind, read once per process (the topology does not
+ * change during a job; only the hooks touch this, under ROMIO's lock):
+ * their count and *targets, or -1 */
+static int targets_of(enum xt_topo_kind kind, const struct xt_cpus **targets)
+{
+    static struct xt_cpus *known[2];
+    static int count[2];
+    if (!known[kind]) {
+        struct xt_cpus *t = calloc(XT_TOPO_MAX, sizeof(*t));
+        if (!t)
+            return -1;
+        count[kind] = xt_topo_targets(kind, t, XT_TOPO_MAX);
+        known[kind] = t;
+    }
+    *targets = known[kind];
+    return count[kind];
+}
+
 /* on a node's first process: the flags of its n processes (each carries
  * the node's fallback bits) */
 static void node_choose(int nic, const struct xt_cpus *masks, int n, int *flags)
 {
-    struct xt_cpus *targets = calloc(XT_TOPO_MAX, sizeof(*targets));
+    const struct xt_cpus *targets = NULL;
     int *chosen = calloc((size_t) n, sizeof(int)), bits = 0, k = -1, c = -1;
-    if (targets && chosen) {
-        k = xt_topo_targets(nic ? XT_TOPO_NIC : XT_TOPO_NUMA, targets, XT_TOPO_MAX);
+    if (chosen) {
+        k = targets_of(nic ? XT_TOPO_NIC : XT_TOPO_NUMA, &targets);
         if (nic && k == 0) {
             bits = AGG_NO_NIC;
-            k = xt_topo_targets(XT_TOPO_NUMA, targets, XT_TOPO_MAX);
+            k = targets_of(XT_TOPO_NUMA, &targets);
         }
         if (xt_test_hook("ROMIO_XT_TEST_TOPO_FAIL", 0))
             k = -1;             /* as when hwloc cannot read the topology */
@@ -58,7 +76,6 @@ static void node_choose(int nic, const struct xt_cpus *masks, int n, int *flags)
         flags[chosen[i]] |= AGG_ME;
     if (c <= 0)
         flags[0] |= AGG_ME;
-    free(targets);
     free(chosen);
 }
 
