@@ -1,5 +1,6 @@
 # romio-xt: compiles our modules with ROMIO's own flags and libtool.
 # Run from ROMIO's build directory:  make -f xt.mk XT_SRCS="core/a.c ..." xt/libromioxt.la
+# (XT_LIBS from the environment: the libraries it needs, e.g. hwloc's)
 include Makefile
 
 XT_OBJS = $(patsubst %.c,xt/%.lo,$(XT_SRCS))
@@ -12,6 +13,6 @@ xt/%.lo: $(srcdir)/xt/%.c
 	  mv -f $(@D)/$(DEPDIR)/$(*F).Tpo $(@D)/$(DEPDIR)/$(*F).Plo
 
 xt/libromioxt.la: $(XT_OBJS) $(XT_MK)
-	$(AM_V_CCLD)$(LINK) $(XT_OBJS)
+	$(AM_V_CCLD)$(LINK) $(XT_OBJS) $(XT_LIBS)
 
 -include $(patsubst %.lo,%.Plo,$(join $(dir $(XT_OBJS)),$(addprefix $(DEPDIR)/,$(notdir $(XT_OBJS)))))

@@ -8,6 +8,7 @@
 # compiled with the host ABI's MPICC into BUILD, linked into OUT with only the
 # MPI-IO interface exported (build/libromioxt.map).  MPI itself stays
 # unresolved (ABI mpich, abi): the host MPI the program runs on provides it.
+# XT_LIBS (environment): the other libraries romio-xt needs (hwloc's).
 set -e
 abi=$1 srcdir=$2 romio=$3 build=$4 mpicc=$5 out=$6 xt_srcs=$7 xt_cflags=$8
 # HAVE_STATUS_SET_BYTES: ROMIO sets the byte count of every status it returns
@@ -65,6 +66,6 @@ objs=$(cd "$build" && { find . -name '*.lo' ! -path './test*' ! -path './xt/*' \
     while read -r lo; do echo "$(dirname "$lo")/$(sed -n "s/^pic_object='\(.*\)'/\1/p" "$lo")"; done)
 mkdir -p "$(dirname "$out")"
 (cd "$build" && ${CC:-cc} -shared $san -o "$out.tmp" -Wl,-soname,"$(basename "$out")" \
-    -Wl,--version-script="$srcdir/build/libromioxt.map" $objs $mpilib -lpthread -ldl -lrt -lm)
+    -Wl,--version-script="$srcdir/build/libromioxt.map" $objs $mpilib ${XT_LIBS:-} -lpthread -ldl -lrt -lm)
 mv "$out.tmp" "$out"
 echo "romio-xt: built $out"

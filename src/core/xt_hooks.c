@@ -167,11 +167,14 @@ void ADIOI_Xt_set_info(ADIO_File fd, MPI_Info users_info)
     };
     if (at_open)
         xt_open_fd = NULL;
-    if (at_open && (xt_opening_internal || xt_open_done))
+    if (at_open && xt_opening_internal)
         return;
     if (at_open) {
-        const enum xt_pass_end end = xt_info_apply(fd, &xf, &src, 1);
-        xt_open_end(fd, xf, end);
+        if (!xt_open_done) {
+            const enum xt_pass_end end = xt_info_apply(fd, &xf, &src, 1);
+            xt_open_end(fd, xf, end);
+        }
+        xt_topo_open(fd, users_info, xt_hint(fd, XT_H_CB_TOPOLOGY)->i);
     } else if (xf && xf->nagreed) {
         if (xt_info_apply(fd, &xf, &src, 0) == XT_PASS_DONE)
             xf->published = 0;  /* MPI_File_get_info publishes the new values */

@@ -168,6 +168,10 @@ void xt_helper_cpus_open(ADIO_File fd);
  * enable, its pages are bound to the node of the process that opened fd
  * before anything touches them (any thread, after xt_helper_cpus_open) */
 char *xt_page_alloc_near(ADIO_File fd, size_t len);
+/* collective, at open after ROMIO read its hints (xt_aggs.c): ROMIO's
+ * aggregator list from mode (romio_xt_cb_topology's value), unless
+ * users_info gives cb_nodes or cb_config_list */
+void xt_topo_open(ADIO_File fd, MPI_Info users_info, int mode);
 /* pthread_create for a helper thread of fd's layers (a thread that never
  * calls MPI), on the cores xt_helper_cpus_open found */
 int xt_thread_create(ADIO_File fd, pthread_t *t, void *(*fn)(void *), void *arg);

@@ -7,7 +7,7 @@ hintdoc=$XT_BUILDDIR/tools/xt_hintdoc
 
 build() {
     for t in t_stack t_hints t_stats_io t_warn_once t_stats_files t_filehints t_expect \
-        t_stats_ranks; do
+        t_stats_ranks t_topo; do
         "$mpicc" -O1 -g -Wall -o "$out/$t" "$src/$t.c" || return 1
     done
 }
@@ -358,6 +358,70 @@ version_case() {
     [ "$got" = "romio-xt-tune (romio-xt) $XT_VERSION" ] || { echo "tune: $got"; return 1; }
 }
 run "version" version_case
+fi
+
+# --- aggregators from the topology (romio_xt_cb_topology) --------------------
+# topo_case NAME NODES NP CB_NODES WARNINGS [VAR=VALUE...] -- [KEY=VALUE...]:
+# on NODES emulated nodes (MPIR_CVAR_NUM_CLIQUES) with the variables given
+# (hwloc's HWLOC_SYNTHETIC, HWLOC_XMLFILE), cb_nodes is CB_NODES (stock's is
+# 1: one host) and the file equals stock's byte for byte (t_topo); the log
+# holds WARNINGS romio-xt warnings
+topo_case() {
+    local name=$1 nodes=$2 np=$3 want=$4 warns=$5 log=$out/topo.$1.out; shift 5
+    local vars=()
+    while [ "$1" != -- ]; do vars+=("$1"); shift; done
+    shift
+    env "${vars[@]}" MPIR_CVAR_NUM_CLIQUES="$nodes" timeout 300 env -u ROMIO_HINTS \
+        "$mpiexec" -n "$np" ./t_topo "$out/topo.$name.dat" "$out/topo.$name.stock" "$want" \
+        "$@" > "$log" 2>&1
+    local rc=$?
+    cat "$log"
+    [ $rc -eq 0 ] && grep -q '^t_topo: OK' "$log" &&
+        [ "$(grep -c 'romio-xt: warning' "$log")" -eq "$warns" ]
+}
+numa2="HWLOC_SYNTHETIC=numa:2 core:2 pu:1"
+if grep -q '^XT_HWLOC_CFLAGS = -DXT_HAVE_HWLOC' "$XT_BUILDDIR/Makefile"; then
+    # one aggregator per NUMA domain: 2 per node, capped by the node's ranks
+    run_np 2 "topo-numa-nodes2-np2" topo_case n2p2 2 2 2 0 "$numa2" -- romio_xt_cb_topology=numa
+    run_np 4 "topo-numa-nodes2-np4" topo_case n2p4 2 4 4 0 "$numa2" -- romio_xt_cb_topology=numa
+    run_np 4 "topo-numa-nodes1-np4" topo_case n1p4 1 4 2 0 "$numa2" -- romio_xt_cb_topology=numa
+    # 4 domains on a node of 2 ranks: 2
+    run_np 4 "topo-numa-capped-np4" topo_case capped 2 4 4 0 \
+        "HWLOC_SYNTHETIC=pack:2 numa:2 core:2 pu:1" -- romio_xt_cb_topology=numa
+    # nic: 2 InfiniBand cards per node (the Ethernet card left out); a synthetic
+    # topology has none: numa's, with one warning
+    xml="HWLOC_XMLFILE=$XT_SRCDIR/test/unit/topo-2nic.xml"
+    run_np 2 "topo-nic-xml-np2" topo_case nicxml2 1 2 2 0 "$xml" -- romio_xt_cb_topology=nic
+    run_np 4 "topo-nic-xml-np4" topo_case nicxml 1 4 2 0 "$xml" -- romio_xt_cb_topology=nic
+    nic_fallback() {
+        topo_case nicfb 2 4 4 1 "$numa2" -- romio_xt_cb_topology=nic &&
+            grep -q "hint romio_xt_cb_topology: 'nic', but hwloc finds no network card on a node; \
+using 'numa' on that node" "$out/topo.nicfb.out"
+    }
+    run_np 4 "topo-nic-fallback-np4" nic_fallback
+    # Orthrus's candidates that run on ROMIO's list, forced: the same bytes
+    for cand in two_phase view_based; do
+        run_np 4 "topo-orthrus-$cand-np4" topo_case "orth-$cand" 2 4 4 0 "$numa2" -- \
+            romio_xt_cb_topology=numa romio_orthrus=enable romio_orthrus_force=$cand
+    done
+    # the user's cb_nodes and cb_config_list win
+    run_np 4 "topo-cb-nodes-wins-np4" topo_case cbn 2 4 1 0 "$numa2" -- \
+        romio_xt_cb_topology=numa cb_nodes=1
+    run_np 4 "topo-cb-config-list-wins-np4" topo_case cbl 2 4 1 0 "$numa2" -- romio_xt_cb_topology=numa \
+        'cb_config_list=*:1'
+    # hwloc cannot read a node's topology (test hook): one per node, one warning
+    topo_fail() {
+        topo_case fail 2 4 2 1 ROMIO_XT_TEST_TOPO_FAIL=1 "$numa2" -- romio_xt_cb_topology=numa &&
+            grep -q "hint romio_xt_cb_topology: 'numa', but hwloc cannot read the topology of a node" \
+                "$out/topo.fail.out"
+    }
+    if [ "${XT_TEST_HOOKS:-no}" = yes ]; then run_np 4 "topo-unreadable-np4" topo_fail; fi
+    # this machine's own topology (one NUMA domain): numa's aggregators are stock's
+    run_np 2 "topo-this-machine-np2" topo_case here2 1 2 1 0 -- romio_xt_cb_topology=numa
+    run_np 4 "topo-this-machine-np4" topo_case here 1 4 1 0 -- romio_xt_cb_topology=numa
+else
+    # built without hwloc: one warning, ROMIO's aggregators
+    run_np 2 "topo-without-hwloc-np2" topo_case nohw 2 2 1 1 "$numa2" -- romio_xt_cb_topology=numa
 fi
 
 # --- no leaks or memory errors in our code under valgrind -------------------

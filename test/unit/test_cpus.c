@@ -3,24 +3,15 @@
 #include <string.h>
 #include "unit.h"
 #include "xt_cpus.h"
-
-/* cores lo..hi (test_numa.c uses it too) */
-struct xt_cpus unit_cpus(int lo, int hi)
-{
-    struct xt_cpus s;
-    memset(&s, 0, sizeof(s));
-    for (int c = lo; c <= hi; c++)
-        s.w[c / 64] |= 1ull << (c % 64);
-    return s;
-}
+#include "unit_cpus.h"
 
 /* 8 processes bound one core each on a 16-core node: cores 8-15 are idle */
 START_TEST(bound_processes_leave_the_rest_idle)
 {
-    struct xt_cpus online = unit_cpus(0, 15), masks[8], idle;
+    struct xt_cpus online = range(0, 15), masks[8], idle;
     char text[64];
     for (int k = 0; k < 8; k++)
-        masks[k] = unit_cpus(k, k);
+        masks[k] = range(k, k);
     ck_assert_int_eq(xt_cpus_idle(&online, masks, 8, &idle), 8);
     xt_cpus_text(&idle, text, sizeof(text));
     ck_assert_str_eq(text, "8-15");
@@ -31,8 +22,8 @@ END_TEST
  * helpers inherit */
 START_TEST(an_unbound_process_leaves_nothing_idle)
 {
-    struct xt_cpus online = unit_cpus(0, 15), idle;
-    struct xt_cpus masks[2] = { unit_cpus(0, 0), unit_cpus(0, 15) };
+    struct xt_cpus online = range(0, 15), idle;
+    struct xt_cpus masks[2] = { range(0, 0), range(0, 15) };
     ck_assert_int_eq(xt_cpus_idle(&online, masks, 2, &idle), 0);
 }
 END_TEST
@@ -40,13 +31,13 @@ END_TEST
 /* masks over the word boundary, cores beyond the online ones ignored */
 START_TEST(idle_across_words_and_text)
 {
-    struct xt_cpus online = unit_cpus(0, 129), idle;
-    struct xt_cpus masks[2] = { unit_cpus(0, 62), unit_cpus(66, 200) };
+    struct xt_cpus online = range(0, 129), idle;
+    struct xt_cpus masks[2] = { range(0, 62), range(66, 200) };
     char text[64];
     ck_assert_int_eq(xt_cpus_idle(&online, masks, 2, &idle), 3);
     xt_cpus_text(&idle, text, sizeof(text));
     ck_assert_str_eq(text, "63-65");
-    struct xt_cpus odd = unit_cpus(1, 1);
+    struct xt_cpus odd = range(1, 1);
     odd.w[0] |= 1ull << 5;
     xt_cpus_text(&odd, text, sizeof(text));
     ck_assert_str_eq(text, "1,5");

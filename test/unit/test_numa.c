@@ -4,6 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "unit.h"
+#include "unit_cpus.h"
 #include "xt_numa.h"
 
 /* a buffer's whole pages only: the pages it shares with others keep theirs */
@@ -24,16 +25,13 @@ START_TEST(span_rounds_inward_to_whole_pages)
 }
 END_TEST
 
-/* cores lo..hi (test_cpus.c) */
-struct xt_cpus unit_cpus(int lo, int hi);
-
 /* two sockets of 8 cores: 0-7 on node 0, 8-15 on node 1 */
 START_TEST(pick_the_node_of_the_bound_cores)
 {
     int node[16];
     for (int c = 0; c < 16; c++)
         node[c] = c / 8;
-    struct xt_cpus one = unit_cpus(9, 9), most = unit_cpus(6, 12), all = unit_cpus(0, 15);
+    struct xt_cpus one = range(9, 9), most = range(6, 12), all = range(0, 15);
     ck_assert_int_eq(xt_numa_pick(node, 16, &one, 9), 1);
     ck_assert_int_eq(xt_numa_pick(node, 16, &most, 6), 1);      /* 5 of 7 on node 1 */
     /* not bound: a tie, the core it runs on decides */
@@ -41,7 +39,7 @@ START_TEST(pick_the_node_of_the_bound_cores)
     ck_assert_int_eq(xt_numa_pick(node, 16, &all, 12), 1);
     ck_assert_int_eq(xt_numa_pick(node, 16, &all, -1), 0);
     /* no core of the mask known */
-    struct xt_cpus none = unit_cpus(20, 21);
+    struct xt_cpus none = range(20, 21);
     ck_assert_int_eq(xt_numa_pick(node, 16, &none, 3), -1);
     node[9] = -1;
     ck_assert_int_eq(xt_numa_pick(node, 16, &one, 9), -1);
