@@ -11,6 +11,7 @@
 #include <sys/file.h>
 #include <sys/mman.h>
 #include <sys/stat.h>
+#include <sys/syscall.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -401,6 +402,47 @@ static void data_pages(int fd, int64_t start, int64_t n, long page, unsigned cha
         lseek(fd, keep, SEEK_SET);
 }
 
+/* cachestat(2) (Linux 6.5): the cached pages of a range, one system call
+ * with no mapping: 0.3 us here, where mmap + mincore + munmap take 8 us, a
+ * third of a warm 1 MiB read.  -1 where the kernel or the architecture
+ * lacks it. */
+#if defined(__NR_cachestat)
+#define ADS_NR_CACHESTAT __NR_cachestat
+#elif defined(__x86_64__) || defined(__aarch64__)
+#define ADS_NR_CACHESTAT 451    /* the same number on both */
+#endif
+static int64_t cached_pages(int fd, int64_t start, int64_t n, long page)
+{
+#ifdef ADS_NR_CACHESTAT
+    static int absent;
+    struct {
+        uint64_t off, len;
+    } range = { (uint64_t) start, (uint64_t) (n * page) };
+    struct {
+        uint64_t cache, dirty, writeback, evicted, recently_evicted;
+    } cs;
+    if (!__atomic_load_n(&absent, __ATOMIC_RELAXED)) {
+        if (syscall(ADS_NR_CACHESTAT, fd, &range, &cs, 0) == 0)
+            return (int64_t) cs.cache;
+        if (errno == ENOSYS)
+            __atomic_store_n(&absent, 1, __ATOMIC_RELAXED);
+    }
+#else
+    (void) fd, (void) start, (void) n, (void) page;
+#endif
+    return -1;
+}
+
+/* the data pages of n pages from start (data_pages) */
+static int held_pages(int fd, int64_t start, int64_t n, long page, unsigned char *data)
+{
+    int held = 0;
+    data_pages(fd, start, n, page, data);
+    for (int64_t k = 0; k < n; k++)
+        held += data[k];
+    return held;
+}
+
 int ads_range_cold(int fd, int64_t off, int64_t len)
 {
     long page = sysconf(_SC_PAGESIZE);
@@ -409,6 +451,11 @@ int ads_range_cold(int fd, int64_t off, int64_t len)
     unsigned char vec[ADS_PROBE_BYTES / 4096 + 2], data[sizeof(vec)];
     if (n <= 0 || n > (int64_t) sizeof(vec))
         n = sizeof(vec);
+    int64_t cached = cached_pages(fd, start, n, page);
+    if (cached == n)            /* every page cached */
+        return 0;
+    if (cached == 0)            /* none: cold where the range holds data */
+        return held_pages(fd, start, n, page, data) > 0;
     void *m = mmap(NULL, n * page, PROT_READ, MAP_SHARED, fd, start);
     if (m == MAP_FAILED)
         return 1;

@@ -102,8 +102,9 @@ static void call_costs(const struct ads_state *st, int cold, struct ads_costs *c
 {
     c->read = cold ? (struct ads_cost) {st->cal.rd_lat_cold, st->cal.rd_bw_cold}
         : (struct ads_cost) {st->cal.rd_lat_warm, st->cal.rd_bw_warm};
-    /* a small write into a page that is not cached reads the page first */
-    c->write = (struct ads_cost) {st->cal.wr_lat + (cold ? st->cal.rd_lat_cold : 0), st->cal.wr_bw};
+    /* a write into part of a page that is not cached reads the page first */
+    c->write = (struct ads_cost) {st->cal.wr_lat, st->cal.wr_bw};
+    c->fill_lat = cold ? st->cal.rd_lat_cold : 0;
     c->append_lat = st->cal.wr_lat_eof;
     c->align = cold ? st->align : 1;     /* cached bytes cost by the byte */
 }

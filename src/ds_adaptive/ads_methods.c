@@ -51,7 +51,7 @@ static int always(const struct ads_ctx *x, const struct ads_window *w, int64_t g
 static void model_prepare(struct ads_ctx *x)
 {
     const struct ads_cost *k = x->is_write ? &x->c->write : &x->c->read;
-    x->t[0] = k->lat * k->bw;
+    x->t[0] = (k->lat + (x->is_write ? x->c->fill_lat : 0)) * k->bw;
 }
 
 static int hole_cheaper(const struct ads_ctx *x, const struct ads_window *w, int64_t gap,
@@ -78,13 +78,29 @@ static double append_lat(const struct ads_costs *c)
 }
 
 /* t[0]: hole bytes a read request is worth; t[1]: hole bytes below EOF a
- * write request is worth (read and written back); t[2]: past EOF (written) */
+ * write request of whole alignment units is worth (read and written back);
+ * t[3]: the same for a request that covers part of a unit (it reads the
+ * unit first when it is not cached); t[2]: past EOF (written) */
 static void adaptive_prepare(struct ads_ctx *x)
 {
     const struct ads_costs *c = x->c;
     x->t[0] = c->read.lat * c->read.bw;
     x->t[1] = c->write.lat / (1 / c->write.bw + 1 / c->read.bw);
+    x->t[3] = (c->write.lat + c->fill_lat) / (1 / c->write.bw + 1 / c->read.bw);
     x->t[2] = append_lat(c) * c->write.bw;
+}
+
+/* do pieces of len bytes, gap bytes apart, cover parts of alignment units? */
+static int partial_units(const struct ads_ctx *x, int64_t gap, int64_t len)
+{
+    int64_t a = x->c->align;
+    return a > 1 && (len % a != 0 || gap % a != 0);
+}
+
+/* hole bytes below EOF worth a write request of such pieces (t[1] or t[3]) */
+static double write_worth(const struct ads_ctx *x, int64_t gap, int64_t len)
+{
+    return partial_units(x, gap, len) ? x->t[3] : x->t[1];
 }
 
 /* reads: only alignment units the neighbours do not touch cost anything,
@@ -106,7 +122,7 @@ static int adaptive_write(const struct ads_ctx *x, const struct ads_window *w, i
 {
     const struct ads_costs *c = x->c;
     if (w->holes > 0)
-        return w->end + gap <= x->eof ? gap < x->t[1] : gap < x->t[2];
+        return w->end + gap <= x->eof ? gap < write_worth(x, gap, len) : gap < x->t[2];
     int64_t span = min64(x->max_window - (w->end - w->start), x->access_end - w->end);
     int64_t k = span / (gap + len);
     if (k < 1)
@@ -115,7 +131,8 @@ static int adaptive_write(const struct ads_ctx *x, const struct ads_window *w, i
     int64_t below_eof = min64(window, x->eof - w->start);
     double rmw = (below_eof > 0 ? c->read.lat + read_time(&c->read, below_eof) : 0)
         + c->write.lat + window / c->write.bw;
-    double lat = below_eof > 0 ? c->write.lat : append_lat(c);
+    double lat = below_eof > 0 ? c->write.lat + (partial_units(x, gap, len) ? c->fill_lat : 0)
+        : append_lat(c);
     double separate = (1 + k) * lat + (w->data + k * len) / c->write.bw;
     return rmw < separate;
 }
@@ -133,7 +150,7 @@ static int adaptive_run(const struct ads_ctx *x, const struct ads_window *w, int
 {
     int64_t last_end = w->end + n * (gap + len);
     if (x->is_write) {
-        int lo = gap < x->t[1], hi = gap < x->t[2];
+        int lo = gap < write_worth(x, gap, len), hi = gap < x->t[2];
         return last_end - len <= x->eof ? lo : w->end + gap > x->eof ? hi : lo == hi ? lo : -1;
     }
     if (last_end - len > x->eof)

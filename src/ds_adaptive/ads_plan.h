@@ -18,6 +18,8 @@ struct ads_cost {
 struct ads_costs {
     struct ads_cost read, write;
     double append_lat;  /* a small write past the end of file (0: write.lat) */
+    double fill_lat;    /* more for a write that covers part of an alignment unit:
+                         * the page is read first when it is not cached */
     int64_t align;      /* alignment unit: stripe size, or the block size */
 };
 
