@@ -280,7 +280,7 @@ def run_one(a, name, wl, config, rep, env):
 def run_part(a, name, wl, env):
     rows, fails = [], []
     asked = a.configs.split(",") if a.configs else []
-    extra = [c for c in [E10_NOGATE] + PAIRS if c["name"] in asked]
+    extra = [c for c in [E10_NOGATE, DISK_FIRST[0]] + PAIRS if c["name"] in asked]
     configs = wl.get("configs", CONFIGS + extra)
     if a.configs:
         configs = [c for c in configs if c is configs[0] or c["name"] in a.configs.split(",")]
