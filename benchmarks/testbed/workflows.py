@@ -81,6 +81,9 @@ for _c in CONFIGS:
 E10_NOGATE = {"name": "e10_nogate", "hints": dict(SITE, **STATS, e10_cache="enable",
                                                    e10_cache_path=E10),
               "env": {"ROMIO_XT_NVC_TEST_ALWAYS_CACHE": "1"}}
+# diagnostic: the template layer (src/null/), which passes every call down:
+# what any layer's presence costs
+NULL_LAYER = {"name": "null_layer", "hints": dict(SITE, **STATS, romio_xt_null="enable")}
 DISK_FIRST = [
     {"name": "two_phase", "hints": dict(SITE, **STATS, romio_orthrus_force="two_phase")},
     {"name": "disk_first", "hints": dict(SITE, **STATS, romio_orthrus_force="disk_first")},
@@ -280,7 +283,7 @@ def run_one(a, name, wl, config, rep, env):
 def run_part(a, name, wl, env):
     rows, fails = [], []
     asked = a.configs.split(",") if a.configs else []
-    extra = [c for c in [E10_NOGATE, DISK_FIRST[0]] + PAIRS if c["name"] in asked]
+    extra = [c for c in [E10_NOGATE, NULL_LAYER, DISK_FIRST[0]] + PAIRS if c["name"] in asked]
     configs = wl.get("configs", CONFIGS + extra)
     if a.configs:
         configs = [c for c in configs if c is configs[0] or c["name"] in a.configs.split(",")]

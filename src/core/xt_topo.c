@@ -120,12 +120,25 @@ static int cards(hwloc_topology_t topo, hwloc_obj_osdev_type_t type, struct xt_c
     return n;
 }
 
+/* hwloc's own variables name a topology to use instead of this machine's:
+ * honoured here also where HWLOC_COMPONENTS is set, which makes hwloc ignore
+ * them (the sanitizer tier sets HWLOC_COMPONENTS=-pci) */
+static void given_source(hwloc_topology_t topo)
+{
+    const char *xml = getenv("HWLOC_XMLFILE"), *syn = getenv("HWLOC_SYNTHETIC");
+    if (xml && *xml)
+        hwloc_topology_set_xml(topo, xml);
+    else if (syn && *syn)
+        hwloc_topology_set_synthetic(topo, syn);
+}
+
 int xt_topo_targets(enum xt_topo_kind kind, struct xt_cpus *targets, int max)
 {
     hwloc_topology_t topo;
     int n = -1;
     if (hwloc_topology_init(&topo) != 0)
         return -1;
+    given_source(topo);
     if (kind == XT_TOPO_NIC)
         hwloc_topology_set_io_types_filter(topo, HWLOC_TYPE_FILTER_KEEP_IMPORTANT);
     if (hwloc_topology_load(topo) == 0) {
