@@ -182,15 +182,23 @@ static int one_range(const struct orth_sig *sig)
         sig->bytes >= ORTH_ONE_RANGE * sig->nprocs;
 }
 
-/* a read whose pieces are not small and fill at least half of each
- * process's hull: data sieving reads the hull once, at most twice the bytes,
- * where two_phase moves most of them to an aggregator (Matrix, 2 processes,
- * 40 calls on /dev/shm: forced independent the fastest read at 4 KiB and
- * 256 KiB blocks; docs/orthrus.md) */
+/* data sieving copies every piece and hole once more than a read of the
+ * piece in place: from this average piece on the copies cost more than the
+ * system calls they save (Matrix reads, 40 calls, 2 processes on /dev/shm,
+ * whole phase forced independent / forced core_first: 0.8-1.15x at 16 KiB,
+ * 1.3-1.5x at 64 KiB, 1.6-2.4x at 256 KiB) */
+#define ORTH_SIEVE_MAX_PIECE (32 << 10)
+
+/* a read whose pieces are neither small nor large and fill at least half of
+ * each process's hull: data sieving reads the hull once, at most twice the
+ * bytes, where two_phase moves most of them to an aggregator (Matrix 4 KiB
+ * reads, 2 processes, 40 calls on /dev/shm: forced independent the fastest;
+ * docs/orthrus.md) */
 static int dense_read(const struct orth_sig *sig)
 {
     int64_t piece = sig->nreqs ? sig->bytes / sig->nreqs : 0;
-    return !sig->is_write && piece >= ORTH_MIN_PIECE && sig->rel_offset <= piece;
+    return !sig->is_write && piece >= ORTH_MIN_PIECE && piece < ORTH_SIEVE_MAX_PIECE &&
+        sig->rel_offset <= piece;
 }
 
 /* two_layer adds an exchange inside each node before the one between the

@@ -232,14 +232,26 @@ static void postpone(struct orth_sel *s, struct orth_entry *e)
     }
 }
 
+static int forecast_goes(const struct orth_sel *s, const struct orth_entry *e, int c);
+
+/* a read trial of c would wait for home's reads (io_waiting) from the
+ * start of a re-examination: home's share not measured yet, or I/O-bound */
+static int waits_for_io(const struct orth_sel *s, const struct orth_entry *e, int c)
+{
+    return s->io_bound < 1 && !e->sig.is_write && !forecast_goes(s, e, c) &&
+        (e->io_share < 0 || e->io_share >= s->io_bound);
+}
+
 /* a chosen pattern with postponed candidates: a re-examination of them, the
  * winner and home (unless dropped) once one trial (at the trials' estimate)
- * fits the bound; returns 1 when it started */
+ * fits the bound and one of them would not wait for home's reads (it would
+ * be postponed again at once: an examining call, with a reduction, every
+ * other call); returns 1 when it started */
 static int retry(struct orth_sel *s, struct orth_entry *e)
 {
     int any = 0;
     for (int c = 0; c < s->ncand; c++)
-        any |= e->out[c] == ORTH_POSTPONED;
+        any |= e->out[c] == ORTH_POSTPONED && !waits_for_io(s, e, c);
     double ref = home_time(s, e);
     if (!any || ref <= 0 || !fits(s, e, s->trial_cost, ref))
         return 0;
@@ -272,9 +284,7 @@ static int forecast_goes(const struct orth_sel *s, const struct orth_entry *e, i
  * home calls were I/O-bound when last measured, or not measured yet */
 static int io_waiting(const struct orth_sel *s, const struct orth_entry *e)
 {
-    return s->io_bound < 1 && !e->sig.is_write && e->phase == ORTH_EXAMINING &&
-        e->cur != s->home && !forecast_goes(s, e, e->cur) &&
-        (e->io_share < 0 || e->io_share >= s->io_bound);
+    return e->phase == ORTH_EXAMINING && e->cur != s->home && waits_for_io(s, e, e->cur);
 }
 
 /* a read trial that waits for home's reads is postponed while a forecast
@@ -426,6 +436,23 @@ static int probation(struct orth_sel *s, struct orth_entry *e, double bytes, dou
     return 1;
 }
 
+/* a read pattern's first call by home took the shield (2 x ORTH_DROP)
+ * times longer than a forecast candidate's first call, both with their
+ * first-use costs: home needs no second call to go (Matrix 256 KiB reads on
+ * /dev/shm: 1.4 ms against core_first's 0.3 ms, and two_phase's second call
+ * 0.8 ms, 6% of the 40-call phase) */
+static int home_far_behind(const struct orth_sel *s, const struct orth_entry *e)
+{
+    double home = e->exam[s->home].fast;
+    if (e->sig.is_write || e->exam[s->home].n != 1)
+        return 0;
+    for (int c = 0; c < s->ncand; c++)
+        if (c != s->home && e->forecast[c] > 0 && e->exam[c].n &&
+            e->exam[c].fast >= 2 * ORTH_DROP * home)
+            return 1;
+    return 0;
+}
+
 /* after each call: a candidate whose fastest call is ORTH_DROP times slower
  * than the fastest call of the examination is dropped (it could hardly win,
  * every further call of it only costs); returns the candidates left */
@@ -441,7 +468,8 @@ static int drop_slow(const struct orth_sel *s, struct orth_entry *e)
      * does a forecast candidate in the pattern's first examination whose
      * call was less than twice the drop rule slower (one noisy call must not
      * undo the forecast; a candidate far off was forecast wrong) */
-    int fresh = e->exams + e->adopted == 0, first = fresh ? 0 : -1;
+    int fresh = e->exams + e->adopted == 0;
+    int first = fresh && !home_far_behind(s, e) ? 0 : -1;
     for (int c = 0; c < s->ncand; c++) {
         int shield = c == first ||
             (fresh && e->forecast[c] > 0 && e->exam[c].fast * 2 * ORTH_DROP > best);
@@ -641,6 +669,16 @@ int orth_sel_skip(struct orth_sel *s, struct orth_entry *e, int c)
     return ended;
 }
 
+/* the time of e's call at the fastest call of its examination so far (0:
+ * none yet) */
+static double best_call(const struct orth_sel *s, const struct orth_entry *e)
+{
+    double fast = 0;
+    for (int c = 0; c < s->ncand; c++)
+        fast = e->exam[c].fast > fast ? e->exam[c].fast : fast;
+    return fast > 0 ? e->sig.bytes / fast : 0;
+}
+
 double orth_sel_piece_limit(const struct orth_sel *s, const struct orth_entry *e, int c)
 {
     double ref = home_time(s, e);
@@ -649,8 +687,14 @@ double orth_sel_piece_limit(const struct orth_sel *s, const struct orth_entry *e
         return 0;
     /* a forecast candidate may take up to the drop rule's shield (3x its
      * forecast) before its piece is called wrong */
-    double cost = e->forecast[c] > 0 ? 2 * ORTH_DROP * e->forecast[c] : trial_cost(s, e, c, ref);
-    return 2 * cost * ref / ORTH_PIECE_DIV;
+    int shield = e->forecast[c] > 0;
+    double cost = shield ? 2 * ORTH_DROP * e->forecast[c] : trial_cost(s, e, c, ref);
+    double limit = 2 * cost * ref / ORTH_PIECE_DIV, best = best_call(s, e);
+    /* nor beyond what the drop rule would drop it for after the whole call,
+     * against the fastest call of the examination so far (Matrix 256 KiB
+     * reads: a forecast independent trial took 10x core_first's call) */
+    double drop = (shield ? 2 * ORTH_DROP : ORTH_DROP) * best;
+    return best > 0 && 2 * drop / ORTH_PIECE_DIV < limit ? 2 * drop / ORTH_PIECE_DIV : limit;
 }
 
 int orth_sel_cut(struct orth_sel *s, struct orth_entry *e, int c, double piece_secs)

@@ -792,6 +792,72 @@ START_TEST(postponed_trial_lets_a_faster_one_win)
 }
 END_TEST
 
+/* a read pattern's home, whose first call took 3x (the shield) a forecast
+ * candidate's first call or more, is dropped without a second call; a write
+ * pattern's home, or one only 2x slower, gets its second call */
+START_TEST(read_home_far_behind_goes_after_one_call)
+{
+    struct orth_sig rd = read_sig(), wr = sig_of(1 << 20);
+    double far[2] = { 0.4, 0.1 }, near[2] = { 0.2, 0.1 };
+    struct { const struct orth_sig *sig; const double *t; int home_calls; } cases[] = {
+        { &rd, far, 1 }, { &wr, far, 2 }, { &rd, near, 2 } };
+    for (int k = 0; k < 3; k++) {
+        struct orth_sel s;
+        forecast_sel_of(&s, cases[k].sig, 2, 1);
+        int homes = 0;
+        for (int i = 0; i < 10; i++)
+            homes += call_io(&s, cases[k].sig, cases[k].t, 0.3) == 0;
+        ck_assert_int_eq(homes, cases[k].home_calls);
+        ck_assert_int_eq(orth_sel_entry(&s, cases[k].sig)->winner, 1);
+    }
+}
+END_TEST
+
+/* a trial's piece may not take longer than the drop rule allows against
+ * the fastest call of the examination so far (here a forecast candidate
+ * 5x faster than home): the limit shrinks with that call */
+START_TEST(piece_limit_follows_the_fastest_call)
+{
+    struct orth_sel s;
+    struct orth_sig sig = sig_of(1 << 20);
+    double t[3] = { 0.1, 0.02, 0.5 };
+    struct orth_entry *e = forecast_sel(&s, &sig);
+    orth_sel_forecast(&s, e, 2);
+    ck_assert_int_eq(call(&s, &sig, t, NULL), 0);
+    e = orth_sel_entry(&s, &sig);
+    double ref = 0.1 * sig.bytes / 1e6, before = orth_sel_piece_limit(&s, e, 1);
+    ck_assert_int_eq(call(&s, &sig, t, NULL), 1);
+    e = orth_sel_entry(&s, &sig);
+    ck_assert_int_eq(orth_sel_pick(e), 2);
+    double lim = orth_sel_piece_limit(&s, e, 2), best = 0.02 * sig.bytes / 1e6;
+    ck_assert(before > 0.7 * ref);      /* 2 x 3 forecast calls / 8 */
+    ck_assert(lim > 0 && lim <= 2 * 3 * best / 8 * 1.0001);
+    ck_assert(lim < before / 2);
+}
+END_TEST
+
+/* a read pattern won by a forecast candidate keeps it: a candidate
+ * postponed because it would wait for home's reads, which home never
+ * measures again, starts no re-examination (each would postpone it at once:
+ * an examining call every other call) */
+START_TEST(no_retry_while_postponed_reads_would_wait)
+{
+    struct orth_sel s;
+    struct orth_sig sig = read_sig();
+    double t[3] = { 0.4, 0.2, 0.05 };
+    forecast_sel_of(&s, &sig, 3, 2);
+    int runs[3] = { 0 };
+    for (int i = 0; i < 40; i++)
+        runs[call_io(&s, &sig, t, 0.3)]++;
+    struct orth_entry *e = orth_sel_entry(&s, &sig);
+    ck_assert_int_eq(e->winner, 2);
+    ck_assert_int_eq(e->out[1], 2);     /* ORTH_POSTPONED */
+    ck_assert_int_eq(runs[1], 0);
+    ck_assert_int_eq(s.retries, 0);
+    ck_assert_int_eq(e->exams, 1);
+}
+END_TEST
+
 /* --- quiet runs (orth_sel_quiet): the layer's reductions, simulated --- */
 enum { QS_RANKS = 3, QS_MAX = 16 };
 
@@ -1597,6 +1663,9 @@ Suite *orth_suite(void)
     tcase_add_test(tc, pathological_trial_is_cut_after_a_piece);
     tcase_add_test(tc, wrong_forecast_is_cut_after_a_piece);
     tcase_add_test(tc, forecast_survives_one_noisy_call);
+    tcase_add_test(tc, read_home_far_behind_goes_after_one_call);
+    tcase_add_test(tc, piece_limit_follows_the_fastest_call);
+    tcase_add_test(tc, no_retry_while_postponed_reads_would_wait);
     tcase_add_test(tc, desc_place_individual_moves_by_whole_extents);
     tcase_add_test(tc, desc_place_explicit_counts_etypes);
     tcase_add_test(tc, desc_cache_keys_on_view_pointer_phase_size);
