@@ -84,6 +84,9 @@ E10_NOGATE = {"name": "e10_nogate", "hints": dict(SITE, **STATS, e10_cache="enab
 # diagnostic: the template layer (src/null/), which passes every call down:
 # what any layer's presence costs
 NULL_LAYER = {"name": "null_layer", "hints": dict(SITE, **STATS, romio_xt_null="enable")}
+# diagnostic: two-layer aggregation forced (Orthrus' two_layer candidate),
+# against forced two_phase (DISK_FIRST[0]) at several ranks per node
+TWO_LAYER = {"name": "two_layer", "hints": dict(SITE, **STATS, romio_orthrus_force="two_layer")}
 DISK_FIRST = [
     {"name": "two_phase", "hints": dict(SITE, **STATS, romio_orthrus_force="two_phase")},
     {"name": "disk_first", "hints": dict(SITE, **STATS, romio_orthrus_force="disk_first")},
@@ -283,7 +286,8 @@ def run_one(a, name, wl, config, rep, env):
 def run_part(a, name, wl, env):
     rows, fails = [], []
     asked = a.configs.split(",") if a.configs else []
-    extra = [c for c in [E10_NOGATE, NULL_LAYER, DISK_FIRST[0]] + PAIRS if c["name"] in asked]
+    extra = [c for c in [E10_NOGATE, NULL_LAYER, DISK_FIRST[0], TWO_LAYER] + PAIRS
+             if c["name"] in asked]
     configs = wl.get("configs", CONFIGS + extra)
     if a.configs:
         configs = [c for c in configs if c is configs[0] or c["name"] in a.configs.split(",")]
@@ -363,8 +367,8 @@ def report(out, limits_csv=None, title=None):
     groups = {}
     for r in rows:
         groups.setdefault((r["workload"], r["metric"]), {}).setdefault(r["config"], []).append(r)
-    names = [c["name"] for c in CONFIGS + [E10_NOGATE, CB_DISABLE] + PAIRS + DISK_FIRST +
-             VIEW_BASED[1:]]
+    names = [c["name"] for c in CONFIGS + [E10_NOGATE, NULL_LAYER, CB_DISABLE, TWO_LAYER] +
+             PAIRS + DISK_FIRST + VIEW_BASED[1:]]
     table, plot = [], {}
     for (wl, metric), by in groups.items():
         ref = "stock" if "stock" in by else "two_phase"
