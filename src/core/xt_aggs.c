@@ -7,7 +7,6 @@
 #include "xt_layer.h"
 #include "xt_topo.h"
 
-#include <sched.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -25,9 +24,7 @@ enum {
 static void my_mask(struct xt_cpus *mine)
 {
     int n = 0;
-    memset(mine, 0, sizeof(*mine));
-    if (sched_getaffinity(0, sizeof(cpu_set_t), (cpu_set_t *) mine) != 0)
-        memset(mine, 0, sizeof(*mine));
+    xt_cpus_self(mine);         /* unknown: empty */
     for (int w = 0; w < XT_CPU_WORDS; w++)
         n += __builtin_popcountll(mine->w[w]);
     if (n >= get_nprocs())

@@ -1,8 +1,22 @@
 /* romio-xt: sets of cores for helper threads (pure: no MPI, no ROMIO). */
+#ifndef _GNU_SOURCE
+#define _GNU_SOURCE             /* sched_getaffinity */
+#endif
 #include "xt_cpus.h"
 
+#include <sched.h>
 #include <stdio.h>
 #include <string.h>
+
+int xt_cpus_self(struct xt_cpus *s)
+{
+    _Static_assert(sizeof(*s) >= sizeof(cpu_set_t), "xt_cpus holds a cpu_set_t");
+    memset(s, 0, sizeof(*s));
+    if (sched_getaffinity(0, sizeof(cpu_set_t), (cpu_set_t *) s) == 0)
+        return 0;
+    memset(s, 0, sizeof(*s));
+    return -1;
+}
 
 int xt_cpus_idle(const struct xt_cpus *online, const struct xt_cpus *masks, int n,
                  struct xt_cpus *idle)

@@ -21,6 +21,9 @@ struct xt_cpus {
 /* pure: idle = online less every mask of masks[0..n); returns its count */
 int xt_cpus_idle(const struct xt_cpus *online, const struct xt_cpus *masks, int n,
                  struct xt_cpus *idle);
+/* this process's cores (sched_getaffinity); -1, with s empty, when the
+ * system does not say */
+int xt_cpus_self(struct xt_cpus *s);
 /* pure: the set as a list "0-3,8" (empty set: ""); truncated to len */
 void xt_cpus_text(const struct xt_cpus *s, char *out, size_t len);
 

@@ -25,8 +25,7 @@ static int find_idle(ADIO_File fd, struct xt_cpus *idle)
     struct xt_cpus mine, online, *all;
     MPI_Comm node;
     int n, count = 0;
-    memset(&mine, 0, sizeof(mine));
-    if (sched_getaffinity(0, sizeof(cpu_set_t), (cpu_set_t *) &mine) != 0)
+    if (xt_cpus_self(&mine) != 0)
         online_cpus(&mine);     /* unknown: as if not bound */
     if (MPI_Comm_split_type(fd->comm, MPI_COMM_TYPE_SHARED, 0, MPI_INFO_NULL, &node) != MPI_SUCCESS)
         return 0;

@@ -123,8 +123,8 @@ int xt_numa_node_of_self(void)
     int ncpu = get_nprocs_conf();
     if (ncpu > XT_CPU_WORDS * 64)
         ncpu = XT_CPU_WORDS * 64;
-    memset(&mask, 0xff, sizeof(mask));
-    sched_getaffinity(0, sizeof(cpu_set_t), (cpu_set_t *) &mask);
+    if (xt_cpus_self(&mask) != 0)
+        memset(&mask, 0xff, sizeof(mask));     /* unknown: every core */
     for (int c = 0; c < ncpu; c++)
         cpu_node[c] = has(&mask, c) ? the_sys.node_of_cpu(c) : -1;
     return xt_numa_pick(cpu_node, ncpu, &mask, sched_getcpu());

@@ -1,11 +1,38 @@
 /* Cores for helper threads (src/core/xt_cpus.c): the cores of the node no
  * process is bound to, and their text. */
+#ifndef _GNU_SOURCE
+#define _GNU_SOURCE
+#endif
+#include <sched.h>
 #include <string.h>
 #include "unit.h"
 #include "xt_cpus.h"
 #include "unit_cpus.h"
 
 /* 8 processes bound one core each on a 16-core node: cores 8-15 are idle */
+/* the process's own cores hold the core it runs on, and a restricted
+ * mask reads back as set */
+START_TEST(self_holds_the_running_core)
+{
+    struct xt_cpus me, one;
+    cpu_set_t saved, only;
+    ck_assert_int_eq(xt_cpus_self(&me), 0);
+    int cpu = sched_getcpu();
+    ck_assert(me.w[cpu / 64] >> (cpu % 64) & 1);
+    ck_assert_int_eq(sched_getaffinity(0, sizeof(saved), &saved), 0);
+    CPU_ZERO(&only);
+    CPU_SET(cpu, &only);
+    ck_assert_int_eq(sched_setaffinity(0, sizeof(only), &only), 0);
+    ck_assert_int_eq(xt_cpus_self(&one), 0);
+    ck_assert_int_eq(sched_setaffinity(0, sizeof(saved), &saved), 0);
+    int count = 0;
+    for (int w = 0; w < XT_CPU_WORDS; w++)
+        count += __builtin_popcountll(one.w[w]);
+    ck_assert_int_eq(count, 1);
+    ck_assert(one.w[cpu / 64] >> (cpu % 64) & 1);
+}
+END_TEST
+
 START_TEST(bound_processes_leave_the_rest_idle)
 {
     struct xt_cpus online = range(0, 15), masks[8], idle;
@@ -50,6 +77,7 @@ Suite *cpus_suite(void)
 {
     Suite *s = suite_create("cpus");
     TCase *t = tcase_create("idle");
+    tcase_add_test(t, self_holds_the_running_core);
     tcase_add_test(t, bound_processes_leave_the_rest_idle);
     tcase_add_test(t, an_unbound_process_leaves_nothing_idle);
     tcase_add_test(t, idle_across_words_and_text);
