@@ -288,7 +288,7 @@ def run_part(a, name, wl, env):
     asked = a.configs.split(",") if a.configs else []
     extra = [c for c in [E10_NOGATE, NULL_LAYER, DISK_FIRST[0], TWO_LAYER] + PAIRS
              if c["name"] in asked]
-    configs = wl.get("configs", CONFIGS + extra)
+    configs = wl.get("configs", CONFIGS) + [c for c in extra if c not in wl.get("configs", [])]
     if a.configs:
         configs = [c for c in configs if c is configs[0] or c["name"] in a.configs.split(",")]
     if wl.get("setup"):

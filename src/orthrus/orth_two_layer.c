@@ -132,39 +132,85 @@ static void inter_node(struct orth_call *c, struct tl_node *n, int *err)
     orth_exchange(&n->all, &rt, err);
 }
 
-static void two_layer(struct orth_call *c, int *err)
+/* one round of the call: the node's pieces gathered at its aggregator,
+ * the leaders' exchange, and a read's data back (r: the round's part of the
+ * call, stream: its data) */
+static void layer_round(struct orth_call *r, char *stream, int *err)
 {
-    struct tl_node n = {.all = *c };
-    int packed, pos = 0;
-    int64_t mine[2];
-    *err = MPI_SUCCESS;
-    tl_setup(c);
-    orth_pieces(c);
-    MPI_Comm_size(c->st->node, &n.ns);
-    MPI_Comm_rank(c->st->node, &n.me);
-    mine[0] = c->n;
-    mine[1] = c->bytes;
+    struct tl_node n = {.all = *r };
+    int64_t mine[2] = { r->n, r->bytes };
+    MPI_Comm_size(r->st->node, &n.ns);
+    MPI_Comm_rank(r->st->node, &n.me);
     n.cnt = ADIOI_Malloc(2 * (size_t) n.ns * sizeof(int64_t));
-    MPI_Gather(mine, 2, MPI_INT64_T, n.cnt, 2, MPI_INT64_T, 0, c->st->node);
+    MPI_Gather(mine, 2, MPI_INT64_T, n.cnt, 2, MPI_INT64_T, 0, r->st->node);
     if (n.me == 0)
         node_alloc(&n);
-    char *stream = orth_stream(c, &packed);
-    node_moves(c, &n, stream, 1, 1);
-    if (c->is_write)
-        node_moves(c, &n, stream, 0, 1);
+    node_moves(r, &n, stream, 1, 1);
+    if (r->is_write)
+        node_moves(r, &n, stream, 0, 1);
     if (n.me == 0)
-        inter_node(c, &n, err);
-    if (!c->is_write)
-        node_moves(c, &n, stream, 0, 0);
-    if (packed && !c->is_write)
-        MPI_Unpack(stream, (int) c->bytes, &pos, c->buf, c->count, c->dt, MPI_COMM_SELF);
-    if (packed)
-        ADIOI_Free(stream);
+        inter_node(r, &n, err);
+    if (!r->is_write)
+        node_moves(r, &n, stream, 0, 0);
     if (n.me == 0) {
         ADIOI_Free(n.all.offs);
         ADIOI_Free(n.all.buf);
     }
     ADIOI_Free(n.cnt);
+}
+
+/* the part of c's pieces in bytes [from, from + len) of its data stream, as
+ * a call of its own (lists: room for c->n offsets and lengths each) */
+static void round_of(const struct orth_call *c, int64_t from, int64_t len, struct orth_call *r,
+                     ADIO_Offset *lists)
+{
+    int64_t at = 0;
+    *r = *c;
+    r->offs = lists;
+    r->lens = lists + c->n;
+    r->n = 0;
+    r->bytes = 0;
+    for (int i = 0; i < c->n && at < from + len; at += c->lens[i++]) {
+        int64_t lo = at > from ? at : from, end = at + c->lens[i];
+        int64_t hi = end < from + len ? end : from + len;
+        if (hi <= lo)
+            continue;
+        r->offs[r->n] = c->offs[i] + (lo - at);
+        r->lens[r->n++] = hi - lo;
+        r->bytes += hi - lo;
+    }
+}
+
+/* in rounds of at most cb_buffer_size bytes per process, so that a node's
+ * aggregator holds the node's processes' rounds, not their whole calls
+ * (FLASH-IO's one call of about 64 MiB per process, 2 per node, was
+ * killed by the testbed's 384 MiB memory limit per process) */
+static void two_layer(struct orth_call *c, int *err)
+{
+    int packed;
+    *err = MPI_SUCCESS;
+    tl_setup(c);
+    orth_pieces(c);
+    char *stream = orth_stream(c, &packed);
+    int64_t unit = c->fd->hints->cb_buffer_size > 0 ? c->fd->hints->cb_buffer_size : 1 << 24;
+    int64_t rounds = (c->bytes + unit - 1) / unit, all;
+    MPI_Allreduce(&rounds, &all, 1, MPI_INT64_T, MPI_MAX, c->fd->comm);
+    ADIO_Offset *lists = ADIOI_Malloc(2 * (size_t) (c->n + 1) * sizeof(ADIO_Offset));
+    for (int64_t k = 0; k < all; k++) {
+        struct orth_call r;
+        int e = MPI_SUCCESS;
+        int64_t from = k * unit < c->bytes ? k * unit : c->bytes;
+        round_of(c, from, unit, &r, lists);
+        layer_round(&r, stream + from, &e);
+        *err = *err == MPI_SUCCESS ? e : *err;
+    }
+    ADIOI_Free(lists);
+    if (packed && !c->is_write) {
+        int pos = 0;
+        MPI_Unpack(stream, (int) c->bytes, &pos, c->buf, c->count, c->dt, MPI_COMM_SELF);
+    }
+    if (packed)
+        ADIOI_Free(stream);
     orth_finish(c, err);
 }
 
