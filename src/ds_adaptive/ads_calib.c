@@ -25,8 +25,9 @@
 /* in every cache key: a change to how the probe measures makes the old
  * lines miss (v2: page-aligned probe buffer, and the cold read request size;
  * v1's malloc'd buffer measured the slow copy skew, xt_bad_skew, e.g. writes
- * at 2.7 GB/s instead of 4.4) */
-#define ADS_CALIB_VERSION "v2"
+ * at 2.7 GB/s instead of 4.4; v3: the stream's first request, ADS_READ_FIRST,
+ * 32 KiB) */
+#define ADS_CALIB_VERSION "v3"
 
 const struct ads_calib ads_calib_defaults = {
     .rd_lat_cold = 100e-6, .rd_bw_cold = 1e9,
@@ -72,8 +73,8 @@ static double seq_pass(int fd, char *buf, int writing)
  * synchronously 2-4 times a stream's first request, the rest behind the
  * reader: with read_ahead_kb 8192 here, 1 MiB read cold in one request took
  * 2.0 ms, as 4 KiB + 128 KiB requests 0.45 ms, as 32 KiB ones (stock's
- * piece by piece) 0.9 ms.  Seconds per byte, and the request size in *chunk
- * (0: windows go whole) */
+ * piece by piece) 0.9 ms (ADS_READ_FIRST is 32 KiB: ads_calib.h).  Seconds
+ * per byte, and the request size in *chunk (0: windows go whole) */
 static double cold_pass(int fd, char *buf, double *chunk)
 {
     double big = 1e9, small = 1e9;

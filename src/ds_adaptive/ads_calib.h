@@ -16,7 +16,11 @@ struct ads_calib {
                          * synchronous read-ahead of 2-4 times its size */
 };
 
-#define ADS_READ_FIRST 4096
+/* the first request of a stream: the kernel's first read-ahead is about 4
+ * times it (32 KiB: 128 KiB); 4 KiB made 32 KiB pieces through 8 B holes,
+ * read as one window, 1.7-1.9 ms against stock's 32 separate reads' 1.4,
+ * 32 KiB 1.0-1.4 against 1.0-1.3 */
+#define ADS_READ_FIRST 32768
 
 /* conservative values for when nothing can be measured */
 extern const struct ads_calib ads_calib_defaults;

@@ -39,6 +39,8 @@ struct ads_call {
     struct ads_seg *segs;           /* the current window's, ADS_WINDOW_PIECES at most */
     int nseg;
     int ramped;                     /* a cold read in chunks began (read_chunk) */
+    int stream;                     /* the window continues a stream (ads_cold_stream) */
+    int64_t prev_end, next_off;     /* the previous window's end, the next one's start (-1) */
     int skew;                       /* the scratch buffer's for this window (through_scratch) */
     int64_t ctr[ADS_NCOUNTERS];
 };
@@ -184,7 +186,7 @@ static int64_t read_chunk(struct ads_call *c, int64_t len)
         forced = xt_test_hook("ROMIO_XT_ADS_TEST_CHUNK", 0);
     if (forced > 0)
         return c->st->via_lower ? len : forced;
-    if (ch <= 0 || len <= 2 * ch || c->st->via_lower)
+    if (ch <= 0 || len <= 2 * ch || c->st->via_lower || !c->stream)
         return len;
     if (!p->x) {    /* (a one-page RWF_NOWAIT read instead: its read-ahead halved
                      * the stream's speed, 1 MiB pieces 1367 -> 775 MB/s) */
@@ -252,11 +254,17 @@ static int user_skew_bad(const struct ads_call *c)
  * piece cost more than one copy of the window: 346 against 262 us per call
  * through 2 KiB holes), and, above a layer that must see every request,
  * large pieces at the slow skew (no bouncing there). */
-static int through_scratch(struct ads_call *c, const struct ads_window *w, int small)
+static int scratch_forced(void)
 {
     static int forced = -1;     /* test hook: every window through the scratch */
     if (forced < 0)
         forced = xt_test_hook("ROMIO_XT_ADS_TEST_SCRATCH", 0) != 0;
+    return forced;
+}
+
+static int through_scratch(struct ads_call *c, const struct ads_window *w, int small)
+{
+    int forced = scratch_forced();
     int bad = c->nseg > 0 && user_skew_bad(c);
     c->skew = bad ? 2048 : 0;
     int mid = w->data < (int64_t) ADS_BOUNCE_FROM * w->npieces;
@@ -527,6 +535,9 @@ static int lower_window(struct ads_call *c)
 static int issue(struct ads_call *c)
 {
     struct ads_window w = ads_plan_window(&c->plan);
+    c->stream = ads_cold_stream(c->prev_end < 0 ? -1 : w.start - c->prev_end,
+                                c->next_off < 0 ? -1 : c->next_off - w.end, w.end - w.start);
+    c->prev_end = w.end;
     /* one piece goes straight to the user's buffer (nothing to gather),
      * unless that copy would take a slow skew */
     int small = w.npieces > 1 && w.data < (int64_t) ADS_COPY_BELOW * w.npieces;
@@ -540,6 +551,54 @@ static int issue(struct ads_call *c)
     c->ctr[ADS_C_USEFUL_BYTES] += w.data;
     c->nseg = 0;
     return rc;
+}
+
+/* --- runs that split at every hole -------------------------------------- */
+
+/* one piece read as a window of its own: straight into the user's buffer,
+ * or through the scratch buffer where straight would take the slow skew (as
+ * issue would move it); bytes read, or -1 */
+static int64_t read_piece(struct ads_call *c, int64_t mem, int64_t off, int64_t len)
+{
+    char *b = len <= c->plan.warm.max_window && piece_slow(c, mem, off) && xt_copy_skew_slow()
+        ? scratch(c->st, len, off, 2048) : NULL;
+    xt_note_request(c->fd, 0, len);
+    int64_t got = xt_pread_full(c->fd->fd_sys, b ? b : at(mem), len, off);
+    if (b && got > 0)
+        memcpy(at(mem), b, got);
+    return got;
+}
+
+/* A read of a regular run whose every gap splits (the method answers once
+ * for the run; warm reads of small pieces through large holes): each piece
+ * is one request, read in a tight loop without planning and issuing it as a
+ * window, which cost 10-17% of such calls.  Not for reads in chunks (a cold
+ * stream), above a layer that must see the requests, or under the scratch
+ * test hook.  s starts with the piece of the current window, nothing else
+ * in it; 1 when it moved all of s, 0 when s goes the usual way */
+static int split_run(struct ads_call *c, const struct ads_seg *s, int *rc)
+{
+    if (c->is_write || c->st->via_lower || c->nseg || s->count < 2 || scratch_forced() ||
+        !ads_plan_splits(&c->plan, s->len, s->stride, s->count - 1))
+        return 0;
+    c->stream = ads_cold_stream(s->stride - s->len, s->stride - s->len, s->len);
+    if (read_chunk(c, s->len) < s->len) {   /* a cold stream: window by window */
+        c->plan.split -= s->count - 1;
+        return 0;
+    }
+    for (int64_t k = 0; k < s->count; k++) {
+        int64_t got = read_piece(c, s->mem + k * s->mstride, s->off + k * s->stride, s->len);
+        if (got < 0)
+            *rc = errno;
+        if (got < s->len)
+            break;          /* an error, or the end of file */
+    }
+    c->ctr[ADS_C_WINDOWS] += s->count;
+    c->ctr[ADS_C_READ_BYTES] += s->count * s->len;
+    c->ctr[ADS_C_USEFUL_BYTES] += s->count * s->len;
+    c->prev_end = s->off + (s->count - 1) * s->stride + s->len;
+    ads_plan_clear(&c->plan);
+    return 1;
 }
 
 /* plans and issues every window of the access; returns 0 or an errno */
@@ -560,13 +619,17 @@ static int run(struct ads_call *c, const struct ads_views *v, int64_t fpos, int6
             s.mem += k * s.mstride;
             s.count -= k;
             if (s.count > 0) {      /* the next piece does not join */
+                c->next_off = s.off;
                 rc = issue(c);
                 ads_plan_start(&c->plan, s.off, s.len);
+                if (rc == 0 && split_run(c, &s, &rc))
+                    break;          /* the rest of the segment is read */
                 k = 1 + ads_plan_join_run(&c->plan, s.off + s.stride, s.len, s.stride,
                                           s.count - 1);
             }
         }
     }
+    c->next_off = -1;
     if (rc == 0 && c->nseg)
         rc = issue(c);
     c->ctr[ADS_C_THROUGH] += c->plan.through;
@@ -643,7 +706,8 @@ static int strided_call(ADIO_File fd, struct ads_state *st, const struct ads_vie
      * writes the range back at unlock (MooseFS), a lock made coll_perf's
      * 32 MiB per process a synchronous write (0.1-0.2x stock) */
     int lock = is_write && holes;
-    struct ads_call call = {.fd = fd, .st = st, .is_write = is_write}, *c = &call;
+    struct ads_call call = {.fd = fd, .st = st, .is_write = is_write, .stream = 1,
+        .prev_end = -1, .next_off = -1}, *c = &call;
     struct ads_costs costs[2];
     struct ads_probe pr;
     if (!st->pieces)

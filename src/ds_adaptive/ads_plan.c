@@ -18,6 +18,13 @@ int64_t ads_extra_bytes(int64_t off, int64_t gap, int64_t align)
     return last > first ? (last - first) * align : 0;
 }
 
+int ads_cold_stream(int64_t prev_gap, int64_t next_gap, int64_t len)
+{
+    if (prev_gap < 0 && next_gap < 0)
+        return 1;
+    return (prev_gap >= 0 && prev_gap <= len) || (next_gap >= 0 && next_gap <= len);
+}
+
 void ads_plan_init(struct ads_plan *p, const struct ads_method *m, const struct ads_ctx *warm,
                    const struct ads_ctx *cold, int (*probe)(void *), void *arg, int max_pieces)
 {
@@ -63,6 +70,21 @@ static int decide_run(struct ads_plan *p, int64_t gap, int64_t len, int64_t n)
 void ads_plan_start(struct ads_plan *p, int64_t off, int64_t len)
 {
     p->w = (struct ads_window) {.start = off, .end = off + len, .npieces = 1, .data = len};
+    p->tail_end = 0;
+}
+
+int ads_plan_splits(struct ads_plan *p, int64_t len, int64_t stride, int64_t n)
+{
+    if (p->warm.is_write || n < 1 || stride <= len || p->w.npieces != 1 ||
+        decide_run(p, stride - len, len, n) != 0)
+        return 0;
+    p->split += n;
+    return 1;
+}
+
+void ads_plan_clear(struct ads_plan *p)
+{
+    p->w = (struct ads_window) {0};
     p->tail_end = 0;
 }
 

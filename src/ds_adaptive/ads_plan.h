@@ -90,8 +90,27 @@ int ads_plan_join(struct ads_plan *p, int64_t off, int64_t len);
  * and window, not per piece, when it can answer for the run. */
 int64_t ads_plan_join_run(struct ads_plan *p, int64_t off, int64_t len, int64_t stride, int64_t n);
 void ads_plan_start(struct ads_plan *p, int64_t off, int64_t len);
+/* reads: does the window of the piece just started end at each of the next
+ * n gaps of a regular run (pieces of len bytes, stride bytes apart)?  The
+ * method is asked once for the run (the page cache probed if warm and cold
+ * differ); 1: every piece of the run is a window of its own, the gaps are
+ * counted as split, and the caller moves the run itself, then calls
+ * ads_plan_clear. */
+int ads_plan_splits(struct ads_plan *p, int64_t len, int64_t stride, int64_t n);
+/* no current window: the next piece offered starts one */
+void ads_plan_clear(struct ads_plan *p);
 /* the current window with its final end (after the method's end rule) */
 struct ads_window ads_plan_window(const struct ads_plan *p);
+
+/* cold reads: does a window of len bytes continue a stream the kernel reads
+ * ahead of (then it is read in chunks, ads_calib's rd_chunk)?  prev_gap and
+ * next_gap: bytes from the call's previous window to it and from it to the
+ * next, -1 where there is none.  A stream's read-ahead runs about as far
+ * ahead as it has read: a neighbour within len bytes continues it; a window
+ * with neighbours only farther away starts a stream of its own each time,
+ * which costs more in chunks than whole (1 MiB pieces, 4 MiB holes: 20 ms
+ * against 12); a call of one window counts as a stream. */
+int ads_cold_stream(int64_t prev_gap, int64_t next_gap, int64_t len);
 
 /* bytes of alignment units that [off, off + gap) adds to the units its
  * neighbours touch anyway */
