@@ -181,10 +181,14 @@ static void round_of(const struct orth_call *c, int64_t from, int64_t len, struc
     }
 }
 
-/* in rounds of at most cb_buffer_size bytes per process, so that a node's
- * aggregator holds the node's processes' rounds, not their whole calls
- * (FLASH-IO's one call of about 64 MiB per process, 2 per node, was
- * killed by the testbed's 384 MiB memory limit per process) */
+/* each process's part of a round: TL_ROUND_CBS x cb_buffer_size bytes, so
+ * that a node's aggregator holds rounds, not whole calls of any size.  The
+ * rounds run one after the other: coll_perf's calls of 32 MiB per process
+ * (testbed hdd profile, 4 nodes x 2 processes) ran at 0.45x stock in rounds
+ * of 16 MiB and at 0.76x in one */
+#define TL_ROUND_CBS 4
+
+/* in rounds (TL_ROUND_CBS) */
 static void two_layer(struct orth_call *c, int *err)
 {
     int packed;
@@ -192,7 +196,8 @@ static void two_layer(struct orth_call *c, int *err)
     tl_setup(c);
     orth_pieces(c);
     char *stream = orth_stream(c, &packed);
-    int64_t unit = c->fd->hints->cb_buffer_size > 0 ? c->fd->hints->cb_buffer_size : 1 << 24;
+    int64_t unit = TL_ROUND_CBS * (int64_t) (c->fd->hints->cb_buffer_size > 0 ?
+                                             c->fd->hints->cb_buffer_size : 1 << 24);
     int64_t rounds = (c->bytes + unit - 1) / unit, all;
     MPI_Allreduce(&rounds, &all, 1, MPI_INT64_T, MPI_MAX, c->fd->comm);
     ADIO_Offset *lists = ADIOI_Malloc(2 * (size_t) (c->n + 1) * sizeof(ADIO_Offset));
