@@ -436,6 +436,15 @@ static int probation(struct orth_sel *s, struct orth_entry *e, double bytes, dou
     return 1;
 }
 
+/* the throughput of the fastest call of e's examination so far (0: none) */
+static double fastest(const struct orth_sel *s, const struct orth_entry *e)
+{
+    double best = 0;
+    for (int c = 0; c < s->ncand; c++)
+        best = e->exam[c].fast > best ? e->exam[c].fast : best;
+    return best;
+}
+
 /* a read pattern's first call by home took the shield (2 x ORTH_DROP)
  * times longer than a forecast candidate's first call, both with their
  * first-use costs: home needs no second call to go (Matrix 256 KiB reads on
@@ -458,11 +467,8 @@ static int home_far_behind(const struct orth_sel *s, const struct orth_entry *e)
  * every further call of it only costs); returns the candidates left */
 static int drop_slow(const struct orth_sel *s, struct orth_entry *e)
 {
-    double best = 0;
+    double best = fastest(s, e);
     int left = 0;
-    for (int c = 0; c < s->ncand; c++)
-        if (e->exam[c].fast > best)
-            best = e->exam[c].fast;
     /* the first call of a new pattern pays its first-use costs (buffers,
      * page cache, connections): its candidate needs a second call to go; so
      * does a forecast candidate in the pattern's first examination whose
@@ -673,9 +679,7 @@ int orth_sel_skip(struct orth_sel *s, struct orth_entry *e, int c)
  * none yet) */
 static double best_call(const struct orth_sel *s, const struct orth_entry *e)
 {
-    double fast = 0;
-    for (int c = 0; c < s->ncand; c++)
-        fast = e->exam[c].fast > fast ? e->exam[c].fast : fast;
+    double fast = fastest(s, e);
     return fast > 0 ? e->sig.bytes / fast : 0;
 }
 
