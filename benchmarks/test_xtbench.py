@@ -326,24 +326,54 @@ class Reports(unittest.TestCase):
             finally:
                 sys.stdout, sys.stderr = old
 
+    def noharm_report(self, d, speeds):
+        """noharm's report over 3 reps of one cell, a config per (name, seconds);
+        (exit status, noharm.md, the rows, the CSV's path)"""
+        nh = load_module("noharm/run.py", "noharm_run")
+        rows = [dict(wl="contig", ranks=1, nodes=1, op="write", cond="cold", config=c,
+                     rep=r, seconds=s * (1 + r / 100), ok=True, rc=0, digest="x")
+                for r in range(3) for c, s in speeds]
+        p = os.path.join(d, "noharm.csv")
+        xtbench.write_csv(rows, p)
+        rc = self.quiet(nh.report, p, d)
+        with open(os.path.join(d, "noharm.md")) as f:
+            return rc, f.read(), rows, p
+
     def test_noharm_report(self):
         nh = load_module("noharm/run.py", "noharm_run")
         with tempfile.TemporaryDirectory() as d:
-            rows = [dict(wl="contig", ranks=1, nodes=1, op="write", cond="cold", config=c,
-                         rep=r, seconds=s * (1 + r / 100), ok=True, rc=0, digest="x")
-                    for r in range(3) for c, s in (("stock", 1.0), ("prefetch", 2.0),
-                                                   ("stock_again", 1.0))]
-            p = os.path.join(d, "noharm.csv")
-            xtbench.write_csv(rows, p)
-            self.assertEqual(self.quiet(nh.report, p, d), 0)
-            with open(os.path.join(d, "noharm.md")) as f:
-                md = f.read()
+            rc, md, rows, p = self.noharm_report(d, (("stock", 1.0), ("prefetch", 2.0),
+                                                     ("stock_again", 1.0)))
+            self.assertEqual(rc, 0)
             self.assertIn("| prefetch | 0.50 | contig 1r/1n write cold | 1 of 1 | 1 | 0.50 |", md)
             summary = xtbench.read_csv(os.path.join(d, "noharm-summary.csv"))
             self.assertEqual(len(summary), 3)
             rows[0]["rc"] = 1
             xtbench.write_csv(rows, p)
             self.assertEqual(self.quiet(nh.report, p, d), 1)
+
+    def test_noharm_auto_section(self):
+        """auto against stock and the fastest single extension, with the
+        A/A comparison beside it"""
+        with tempfile.TemporaryDirectory() as d:
+            rc, md, _, _ = self.noharm_report(d, (("stock", 1.0), ("prefetch", 0.5),
+                                                  ("orthrus", 1.0), ("auto", 1.0),
+                                                  ("stock_again", 1.0)))
+            self.assertEqual(rc, 0)
+            self.assertIn("1 cells below 0.9, worst 0.50.", md)
+            self.assertIn("| contig 1r/1n write cold | 1.00 | prefetch | 0.50 |", md)
+            self.assertIn("against the fastest single extension geometric mean 0.50", md)
+
+    def test_workflows_auto_text(self):
+        sys.path.insert(0, os.path.join(HERE, "apps"))
+        wf = load_module("testbed/workflows.py", "workflows_mod")
+        by = {c: [{"rep": r, "value": v * (1 + r / 100)} for r in (1, 2, 3)]
+              for c, v in (("stock", 100.0), ("e10_cache", 300.0), ("prefetch", 110.0),
+                           ("auto", 150.0))}
+        text = wf.auto_text({("cp", "write_MBps"): by})
+        self.assertIn("| cp | write_MBps | 1.50 [1.50-1.50] | 3.00 [3.00-3.00] | "
+                      "0.50 [0.50-0.50] |", text)
+        self.assertEqual(wf.auto_text({("cp", "write_MBps"): {"stock": by["stock"]}}), "")
 
     def test_orthrus_targets(self):
         orth = load_module("orthrus/report.py", "orthrus_report")

@@ -1,7 +1,8 @@
 #!/usr/bin/env python3
 """romio-xt on a testbed profile: the real clients with the papers'
 workflows, ranks in the emulated nodes (scripts/testbed.sh mpiexec), stock
-vs each extension alone vs all at once, interleaved repetitions.
+vs each extension alone vs all at once vs romio_xt=auto, interleaved
+repetitions.
 
   workflows.py --prefix P --apps A --out DIR [--reps 3] [--ranks 2] [--ppn M]
                [--coll-perf-n N] [--parts flash,flash_compute,...] [--ior DIR]
@@ -13,6 +14,11 @@ Workloads (--parts, default all but ior):
                              compute, sync/close)
   coll_perf, coll_perf_compute   ROMIO's coll_perf, the same two ways
   ior                        IOR, MPI-IO collective (needs --ior)
+  hdf5                       IOR's HDF5 backend's pattern: the no-harm grid's HDF5
+                             kernel (benchmarks/noharm/nh_hdf5.c, Debian's
+                             libhdf5-mpich), --hdf5-mib per rank, collective
+                             1 MiB transfers: write cold, read cold, read warm,
+                             write warm (not in the default)
   root                       the ROOT-like reader (benchmarks/prefetch/pf_root.c),
                              compute per read = stock's read time per read
   matrix, noncontig, btio    the Orthrus kernels (benchmarks/orthrus/)
@@ -68,6 +74,8 @@ CONFIGS = [
     {"name": "all", "hints": dict(STATS, romio_ds_read="adaptive", romio_ds_write="adaptive",
                                   romio_orthrus="enable", e10_cache="enable",
                                   e10_cache_path=E10, romio_prefetch="enable")},
+    # one switch (docs/auto.md), with the node-local path E10 needs
+    {"name": "auto", "hints": dict(STATS, romio_xt="auto", e10_cache_path=E10)},
 ]
 # what a site sets for every job on MooseFS (docs/testbed.md, "Coherence
 # across nodes"): its clients are not coherent under fcntl locks, so data
@@ -147,6 +155,13 @@ def orthrus_metrics(res):
             if r.get("phase") in ("write", "read", "write_io") and "MBps" in r}
 
 
+def nh_metrics(res):
+    """the no-harm kernels' four phases (write cold, read cold, read warm,
+    write warm), each open to close, slowest rank"""
+    return {f"{r['op']}_{r['cond']}_MBps": r["bytes"] / r["seconds"] / 1e6 for r in res
+            if r.get("wl") == "hdf5" and r.get("seconds")}
+
+
 def coll_perf_n(a, bdir):
     """coll_perf with an N^3 global array: the apps build's copy (256^3, a
     64 MiB file) with N put in, built beside the kernels"""
@@ -218,6 +233,11 @@ def workloads(a, bins):
                       "files": [], "compare": "self", "parse": orthrus_metrics,
                       "compute": 0, "configs": VIEW_BASED},
     }
+    if bins.get("hdf5"):
+        # IOR -a HDF5 -c -t 1m in the no-harm grid's HDF5 kernel: collective
+        # H5Dwrite/H5Dread of 1 MiB per rank, --hdf5-mib per rank; verifies its reads
+        w["hdf5"] = {"cmd": lambda wd: [bins["hdf5"], os.path.join(wd, "nh.h5"), str(a.hdf5_mib)],
+                     "files": ["nh.h5"], "compare": "bytes", "parse": nh_metrics, "compute": 0}
     if a.ior:
         ior = appsmod.ior_client(a.ior)
         w["ior"] = {"cmd": lambda wd: ior["args"](wd), "files": ior["files"], "compare": "bytes",
@@ -362,6 +382,31 @@ def pairs_text(groups):
              "pair / better alone"], table)
 
 
+def auto_text(groups):
+    """auto against stock and against the best single extension of the same
+    repetition (per repetition; higher is better)"""
+    table = []
+    for (wl, metric), by in groups.items():
+        if "auto" not in by or "stock" not in by:
+            continue
+        got = {n: rep_ratios(by, n, metric, "stock") for n in ["auto"] + [c["name"] for c in SINGLE]
+               if n in by}
+        reps = sorted(set.intersection(*(set(v) for v in got.values())))
+        if not reps or len(got) < 2:
+            continue
+        best = [max(got[n][r] for n in got if n != "auto") for r in reps]
+        table.append([wl, metric, xtbench.fmt_range([got["auto"][r] for r in reps], "{:.2f}"),
+                      xtbench.fmt_range(best, "{:.2f}"),
+                      xtbench.fmt_range([got["auto"][r] / b for r, b in zip(reps, best)],
+                                        "{:.2f}")])
+    if not table:
+        return ""
+    return "\n\n`romio_xt=auto` against stock and the best single extension of each " \
+        "repetition (ratio to stock per repetition; median [min-max])\n\n" + xtbench.md_table(
+            ["workload", "metric", "auto / stock", "best single / stock", "auto / best single"],
+            table)
+
+
 def report(out, limits_csv=None, title=None):
     rows = xtbench.read_csv(os.path.join(out, "workflows.csv"))
     groups = {}
@@ -396,6 +441,7 @@ def report(out, limits_csv=None, title=None):
     text += xtbench.md_table(["workload", "metric", "config", "value median [min-max]",
                               "ratio", "files vs stock", "Orthrus chose"], table)
     text += pairs_text(groups)
+    text += auto_text(groups)
     if limits_csv and os.path.exists(limits_csv):
         import limits
         lr = [(r["fs"], r["clients"], r["metric"], r["rep"], float(r["value"]))
@@ -444,6 +490,7 @@ def main():
     p.add_argument("--btio-compute-ms", type=float, default=100.0,
                    help="btio_vb_compute: ms of solver after each write step")
     p.add_argument("--root-mib", type=int, default=64)
+    p.add_argument("--hdf5-mib", type=int, default=128, help="hdf5: MiB per rank")
     p.add_argument("--root-compute-us", type=int, default=-1, help="-1: stock's read time")
     p.add_argument("--report", action="store_true")
     p.add_argument("--title", default="testbed profile: real clients, each extension vs stock")
@@ -465,6 +512,11 @@ def main():
                    ("btio", "orthrus/btio.c")):
         a.bins[n] = os.path.join(bdir, n)
         xtbench.mpicc(a.prefix, os.path.join(bench, src), a.bins[n])
+    h5inc, h5lib = "/usr/include/hdf5/mpich", "/usr/lib/x86_64-linux-gnu/hdf5/mpich"
+    if os.path.isdir(h5inc):     # Debian's libhdf5-mpich-dev
+        a.bins["hdf5"] = xtbench.mpicc(a.prefix, os.path.join(bench, "noharm", "nh_hdf5.c"),
+                                       os.path.join(bdir, "nh_hdf5"), ("-O2", f"-I{h5inc}"),
+                                       (f"-L{h5lib}", "-lhdf5"))
     a.shim = os.path.join(bdir, "libtbphase.so")
     xtbench.mpicc(a.prefix, os.path.join(here, "tb_phase.c"), a.shim,
                   flags=("-O2", "-shared", "-fPIC"))
